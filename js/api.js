@@ -1,0 +1,182 @@
+// The public JavaScript API of cutover: thin classes over the wasm bindings.
+// This file is a function body shared by every entry point: scripts/assemble-entries.mjs wraps
+// it with the right import of the wasm glue (`wasm`) and the right export syntax.
+// Behaviour lives in the Rust core; here arguments are forwarded and results passed back.
+
+function createApi(wasm) {
+  const INNER = Symbol('cutover.inner');
+  const FAILURE = wasm.failureBrand();
+
+  function describe(value) {
+    if (value === null) return 'got null';
+    const type = typeof value;
+    if (type === 'string') return `got string ${JSON.stringify(value)}`;
+    if (type === 'number' || type === 'boolean' || type === 'bigint') return `got ${type} ${String(value)}`;
+    return `got ${type}`;
+  }
+
+  /** Thrown by `MigratorBuilder#build()` when the read or write configuration is missing. */
+  class MigratorConfigError extends Error {
+    constructor(message) {
+      super(message);
+      this.name = 'MigratorConfigError';
+    }
+  }
+
+  /** Makes an origin fail without throwing: `return failure(new Error('not found'))`. */
+  function failure(error) {
+    return Object.freeze({ [FAILURE]: true, error });
+  }
+
+  function options(value, what) {
+    if (value === undefined) return {};
+    if (value === null || typeof value !== 'object') {
+      throw new TypeError(`${what} must be an object, ${describe(value)}`);
+    }
+    return value;
+  }
+
+  class Migrator {
+    #inner;
+    constructor(token, inner) {
+      if (token !== INNER) throw new TypeError('a Migrator is made by MigratorBuilder#build()');
+      this.#inner = inner;
+    }
+    read(flagKey, context, defaultStage, payload, options) {
+      return this.#inner.read(flagKey, context, defaultStage, payload, options);
+    }
+    write(flagKey, context, defaultStage, payload, options) {
+      return this.#inner.write(flagKey, context, defaultStage, payload, options);
+    }
+    stats() {
+      return this.#inner.stats();
+    }
+    resetStats() {
+      this.#inner.resetStats();
+    }
+  }
+
+  class MigratorBuilder {
+    #inner;
+    constructor(client, builderOptions) {
+      const { logger } = options(builderOptions, 'options');
+      this.#inner = new wasm.WasmMigratorBuilder(client, logger);
+    }
+    readExecutionOrder(order) {
+      this.#inner.readExecutionOrder(order);
+      return this;
+    }
+    trackLatency(enabled) {
+      this.#inner.trackLatency(enabled);
+      return this;
+    }
+    trackErrors(enabled) {
+      this.#inner.trackErrors(enabled);
+      return this;
+    }
+    originTimeout(ms) {
+      this.#inner.originTimeout(ms);
+      return this;
+    }
+    read(oldFn, newFn, comparison) {
+      this.#inner.read(oldFn, newFn, comparison);
+      return this;
+    }
+    write(oldFn, newFn) {
+      this.#inner.write(oldFn, newFn);
+      return this;
+    }
+    build() {
+      let inner;
+      try {
+        inner = this.#inner.build();
+      } catch (e) {
+        throw new MigratorConfigError(e.message);
+      }
+      return new Migrator(INNER, inner);
+    }
+  }
+
+  class OpTracker {
+    #inner;
+    constructor(flagKey, context, evaluation, defaultStage) {
+      this.#inner = flagKey === INNER ? context : new wasm.WasmOpTracker(flagKey, context, evaluation, defaultStage);
+    }
+    operation(op) {
+      this.#inner.operation(op);
+      return this;
+    }
+    invoked(origin) {
+      this.#inner.invoked(origin);
+      return this;
+    }
+    error(origin) {
+      this.#inner.error(origin);
+      return this;
+    }
+    latency(origin, ms) {
+      this.#inner.latency(origin, ms);
+      return this;
+    }
+    consistent(check) {
+      this.#inner.consistent(check);
+      return this;
+    }
+    build() {
+      return this.#inner.build();
+    }
+  }
+
+  /** Evaluates a migration flag: the stage to run and a tracker for the operation. */
+  async function migrationVariation(client, flagKey, context, defaultStage) {
+    const result = await wasm.migrationVariation(client, flagKey, context, defaultStage);
+    if (result.tracker instanceof wasm.WasmOpTracker) {
+      result.tracker = new OpTracker(INNER, result.tracker);
+    }
+    return result;
+  }
+
+  /** A client whose every flag serves `stage`; events go nowhere. */
+  function fixedStage(stage) {
+    const served = wasm.checkStage(stage, 'fixedStage: stage');
+    return Object.freeze({ migrationVariation: () => served });
+  }
+
+  // LaunchDarkly's trackMigration drops a `consistent` measurement without a numeric samplingRatio.
+  function withConsistentRatio(event) {
+    const measurements = event && event.measurements;
+    if (!Array.isArray(measurements)) return event;
+    const needs = measurements.some((m) => m && m.key === 'consistent' && typeof m.samplingRatio !== 'number');
+    if (!needs) return event;
+    return {
+      ...event,
+      measurements: measurements.map((m) =>
+        m && m.key === 'consistent' && typeof m.samplingRatio !== 'number' ? { ...m, samplingRatio: 1 } : m,
+      ),
+    };
+  }
+
+  /** Adapts a LaunchDarkly server SDK client (`migrationVariation`, `trackMigration`). */
+  function launchDarklyClient(ldClient) {
+    for (const name of ['migrationVariation', 'trackMigration']) {
+      if (ldClient === null || typeof ldClient !== 'object' || typeof ldClient[name] !== 'function') {
+        throw new TypeError(`launchDarklyClient: ldClient must have a ${name} method, ${describe(ldClient)}`);
+      }
+    }
+    return Object.freeze({
+      migrationVariation: (flagKey, context, defaultStage) =>
+        ldClient.migrationVariation(flagKey, context, defaultStage),
+      trackMigrationOp: (event) => ldClient.trackMigration(withConsistentRatio(event)),
+    });
+  }
+
+  return {
+    MigratorBuilder,
+    MigratorConfigError,
+    OpTracker,
+    failure,
+    fixedStage,
+    launchDarklyClient,
+    migrationVariation,
+  };
+}

@@ -1,0 +1,216 @@
+// Types of the public API of cutover. All durations are milliseconds; timestamps epoch ms.
+
+export type Stage = 'off' | 'dualwrite' | 'shadow' | 'live' | 'rampdown' | 'complete';
+export type Origin = 'old' | 'new';
+export type Operation = 'read' | 'write';
+export type ExecutionOrder = 'serial' | 'random' | 'parallel';
+
+/** A LaunchDarkly context (single or multi-kind) or a legacy user. */
+export interface Context {
+  kind?: string;
+  key: string;
+  [attribute: string]: unknown;
+}
+
+export interface Logger {
+  debug(...args: unknown[]): void;
+  info(...args: unknown[]): void;
+  warn(...args: unknown[]): void;
+  error(...args: unknown[]): void;
+}
+
+/** The flag system's own tracker (LaunchDarkly's `LDMigrationTracker` shape). */
+export interface ExternalTracker {
+  op(operation: Operation): void;
+  invoked(origin: Origin): void;
+  latency(origin: Origin, ms: number): void;
+  error(origin: Origin): void;
+  consistency(check: () => boolean): void;
+  createEvent(): object | undefined;
+}
+
+/** What the flag system says about the migration flag for one context. */
+export interface StageEvaluation {
+  /** The served value; cutover validates it as a Stage. */
+  value: unknown;
+  variationIndex?: number;
+  reason?: { kind: string; [k: string]: unknown };
+  flagVersion?: number;
+  /** 1-in-N consistency sampling (the flag's `migration.checkRatio`). */
+  checkRatio?: number;
+  /** 1-in-N event sampling (the flag's `samplingRatio`). */
+  samplingRatio?: number;
+  tracker?: ExternalTracker;
+}
+
+/** Any flag system. A plain string answer means `{ value: thatString }`. */
+export interface MigrationClient {
+  migrationVariation(
+    flagKey: string,
+    context: Context,
+    defaultStage: Stage,
+  ): Promise<StageEvaluation | string> | StageEvaluation | string;
+  /** Receives each sampled `migration_op` event, synchronously. */
+  trackMigrationOp?(event: MigrationOpEvent): void;
+}
+
+/** The value `failure(error)` returns: an origin result that counts as a failure. */
+export interface Failure {
+  readonly error: unknown;
+}
+
+/** An origin: returns (or resolves to) its value; throws, rejects or returns `failure(e)` to fail. */
+export type OriginFn<P, T> = (payload: P | undefined, signal: AbortSignal) => Promise<T | Failure> | T | Failure;
+
+export interface OperationResult<T> {
+  origin: Origin;
+  success: boolean;
+  value?: T;
+  error?: unknown;
+}
+
+export interface WriteResult<T> {
+  authoritative: OperationResult<T>;
+  /** Absent when the second write did not run (stage without one, or the first failed). */
+  nonAuthoritative?: OperationResult<T>;
+}
+
+export interface OperationOptions {
+  /** Aborting rejects the operation with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+export interface LatencyStats {
+  count: number;
+  mean: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+}
+
+export interface OriginStats {
+  invoked: number;
+  errors: number;
+  timeouts: number;
+  /** `null` when never timed. */
+  latencyMs: LatencyStats | null;
+}
+
+export interface OperationStats {
+  /** Operations completed (aborted ones excluded). */
+  count: number;
+  byStage: Partial<Record<Stage, number>>;
+  old: OriginStats;
+  new: OriginStats;
+  /** Reads only; writes stay 0. */
+  consistency: { checked: number; consistent: number };
+}
+
+export interface MigrationStats {
+  read: OperationStats;
+  write: OperationStats;
+}
+
+export interface Migrator<TReadPayload = unknown, TRead = unknown, TWritePayload = unknown, TWrite = unknown> {
+  read(
+    flagKey: string,
+    context: Context,
+    defaultStage: Stage,
+    payload?: TReadPayload,
+    options?: OperationOptions,
+  ): Promise<OperationResult<TRead>>;
+  write(
+    flagKey: string,
+    context: Context,
+    defaultStage: Stage,
+    payload?: TWritePayload,
+    options?: OperationOptions,
+  ): Promise<WriteResult<TWrite>>;
+  /** Running statistics, independent of event sampling: a fresh plain object. */
+  stats(): MigrationStats;
+  resetStats(): void;
+}
+
+export class MigratorBuilder<TReadPayload = unknown, TRead = unknown, TWritePayload = unknown, TWrite = unknown> {
+  constructor(client: MigrationClient, options?: { logger?: Logger });
+  /** Default 'parallel'. */
+  readExecutionOrder(order: ExecutionOrder): this;
+  /** Default true. */
+  trackLatency(enabled: boolean): this;
+  /** Default true. */
+  trackErrors(enabled: boolean): this;
+  /** An origin slower than `ms` fails with a DOMException named 'TimeoutError' and its signal aborts. */
+  originTimeout(ms: number): this;
+  /** Replaces any earlier read configuration. */
+  read(
+    oldFn: OriginFn<TReadPayload, TRead>,
+    newFn: OriginFn<TReadPayload, TRead>,
+    comparison?: (oldValue: TRead, newValue: TRead) => boolean,
+  ): this;
+  write(oldFn: OriginFn<TWritePayload, TWrite>, newFn: OriginFn<TWritePayload, TWrite>): this;
+  /** @throws MigratorConfigError 'read configuration not provided' / 'write configuration not provided' */
+  build(): Migrator<TReadPayload, TRead, TWritePayload, TWrite>;
+}
+
+export class MigratorConfigError extends Error {
+  name: 'MigratorConfigError';
+}
+
+export type Measurement =
+  | { key: 'invoked'; values: { old?: true; new?: true } }
+  | { key: 'consistent'; value: boolean; samplingRatio?: number }
+  | { key: 'latency_ms'; values: { old?: number; new?: number } }
+  | { key: 'error'; values: { old?: true; new?: true } };
+
+/** LaunchDarkly's `migration_op` event, in wire format. */
+export interface MigrationOpEvent {
+  kind: 'migration_op';
+  creationDate: number;
+  operation: Operation;
+  context: Context;
+  evaluation: {
+    key: string;
+    value: Stage;
+    default: Stage;
+    reason?: object;
+    variation?: number;
+    version?: number;
+  };
+  /** Omitted when 1. */
+  samplingRatio?: number;
+  measurements: Measurement[];
+}
+
+export class OpTracker {
+  constructor(flagKey: string, context: Context, evaluation: StageEvaluation, defaultStage: Stage);
+  operation(op: Operation): this;
+  invoked(origin: Origin): this;
+  error(origin: Origin): this;
+  latency(origin: Origin, ms: number): this;
+  consistent(check: () => boolean): this;
+  /** @throws Error with the exact messages of SPEC A5 when the event would be invalid. */
+  build(): MigrationOpEvent;
+}
+
+export function migrationVariation(
+  client: MigrationClient,
+  flagKey: string,
+  context: Context,
+  defaultStage: Stage,
+): Promise<{ stage: Stage; tracker: OpTracker | ExternalTracker }>;
+
+/** Makes an origin fail without throwing. */
+export function failure(error: unknown): Failure;
+
+/** A client whose every flag serves `stage`; events go nowhere. */
+export function fixedStage(stage: Stage): MigrationClient;
+
+/** The parts of a LaunchDarkly server SDK client that migrations use. */
+export interface LDClientLike {
+  migrationVariation(key: string, context: any, defaultValue: any): Promise<{ value: any; tracker: any }>;
+  trackMigration(event: any): void;
+}
+
+/** Adapts a LaunchDarkly server SDK client: its own tracker and events carry cutover's measurements. */
+export function launchDarklyClient(ldClient: LDClientLike): MigrationClient;

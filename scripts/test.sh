@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The whole test suite (`npm test`): lints, native core tests, the release build, then the
+# JavaScript suites against the packed package, every one with --unhandled-rejections=strict.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+step() { echo; echo "== $*" >&2; }
+
+bash scripts/setup.sh --quiet
+
+step "cargo fmt / clippy (native and wasm32)"
+cargo fmt --all -- --check
+cargo clippy --quiet --all-targets -- -D warnings
+cargo clippy --quiet --target wasm32-unknown-unknown --lib -- -D warnings
+
+step "core tests (native, fake clock)"
+cargo test --quiet --lib
+
+step "release build and pack"
+bash scripts/build.sh
+bash scripts/pack-for-tests.sh
+
+step "package tests (node --test)"
+node --unhandled-rejections=strict --test tests/node/

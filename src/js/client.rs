@@ -1,0 +1,151 @@
+//! A JavaScript `MigrationClient` and a flag system's own tracker as core trait objects.
+
+use futures::future::LocalBoxFuture;
+use futures::FutureExt;
+use js_sys::Function;
+use wasm_bindgen::prelude::*;
+
+use super::value::{finite, get, got, integer, method, settle, to_plain, type_error};
+use crate::host::HostValue;
+use crate::migration::{
+    ExternalTracker, MigrationClient, OfferedTracker, Operation, Origin, OutgoingEvent, ServedEvaluation, Stage,
+};
+
+pub struct JsClient {
+    target: JsValue,
+    variation: Function,
+    track: Option<Function>,
+}
+
+impl JsClient {
+    pub fn from_js(client: &JsValue) -> Result<Self, JsValue> {
+        let variation = method(client, "migrationVariation").ok_or_else(|| {
+            type_error(&format!("client must be an object with a migrationVariation method, {}", got(client)))
+        })?;
+        Ok(JsClient { target: client.clone(), variation, track: method(client, "trackMigrationOp") })
+    }
+}
+
+/// Reads what `migrationVariation` returned: a stage string, or a `StageEvaluation` object.
+pub fn served_from(answer: &JsValue) -> ServedEvaluation<JsValue> {
+    let stage_of = |v: &JsValue| v.as_string().and_then(|s| Stage::parse(&s));
+    if answer.is_string() {
+        return ServedEvaluation::stage(stage_of(answer));
+    }
+    if !answer.is_object() {
+        return ServedEvaluation::stage(None);
+    }
+    let reason = get(answer, "reason");
+    let tracker = get(answer, "tracker");
+    ServedEvaluation {
+        value: stage_of(&get(answer, "value")),
+        variation: integer(&get(answer, "variationIndex")),
+        reason: if reason.is_object() { reason.to_json() } else { None },
+        version: integer(&get(answer, "flagVersion")),
+        check_ratio: finite(&get(answer, "checkRatio")),
+        sampling_ratio: finite(&get(answer, "samplingRatio")),
+        tracker: if tracker.is_undefined() || tracker.is_null() {
+            None
+        } else {
+            Some(JsExternalTracker::offer(&tracker))
+        },
+    }
+}
+
+impl MigrationClient<JsValue> for JsClient {
+    fn migration_variation(
+        &self,
+        flag_key: &str,
+        context: &JsValue,
+        default: Stage,
+    ) -> LocalBoxFuture<'static, Result<ServedEvaluation<JsValue>, JsValue>> {
+        let answer = self.variation.call3(
+            &self.target,
+            &JsValue::from_str(flag_key),
+            context,
+            &JsValue::from_str(default.as_str()),
+        );
+        match answer {
+            Err(e) => futures::future::ready(Err(e)).boxed_local(),
+            Ok(answer) => settle(answer).map(|r| r.map(|a| served_from(&a))).boxed_local(),
+        }
+    }
+
+    fn tracks_events(&self) -> bool {
+        self.track.is_some()
+    }
+
+    fn track_migration_op(&self, event: OutgoingEvent<JsValue>) -> Result<(), JsValue> {
+        let Some(track) = &self.track else {
+            return Ok(());
+        };
+        let event = match event {
+            OutgoingEvent::Own(e) => to_plain(&e)?,
+            OutgoingEvent::External(e) => e,
+        };
+        track.call1(&self.target, &event).map(|_| ())
+    }
+}
+
+/// LaunchDarkly's `LDMigrationTracker` shape.
+pub struct JsExternalTracker {
+    target: JsValue,
+    op: Function,
+    invoked: Function,
+    latency: Function,
+    error: Function,
+    consistency: Function,
+    create_event: Function,
+}
+
+impl JsExternalTracker {
+    fn offer(target: &JsValue) -> OfferedTracker<JsValue> {
+        let find = |name: &str| method(target, name).ok_or_else(|| name.to_string());
+        let tracker = (|| {
+            Ok::<_, String>(JsExternalTracker {
+                target: target.clone(),
+                op: find("op")?,
+                invoked: find("invoked")?,
+                latency: find("latency")?,
+                error: find("error")?,
+                consistency: find("consistency")?,
+                create_event: find("createEvent")?,
+            })
+        })();
+        match tracker {
+            Ok(t) => OfferedTracker::Usable(Box::new(t)),
+            Err(missing) => OfferedTracker::Unusable { missing },
+        }
+    }
+}
+
+fn origin_js(origin: Origin) -> JsValue {
+    JsValue::from_str(origin.as_str())
+}
+
+impl ExternalTracker<JsValue> for JsExternalTracker {
+    fn op(&self, op: Operation) -> Result<(), JsValue> {
+        self.op.call1(&self.target, &JsValue::from_str(op.as_str())).map(|_| ())
+    }
+    fn invoked(&self, origin: Origin) -> Result<(), JsValue> {
+        self.invoked.call1(&self.target, &origin_js(origin)).map(|_| ())
+    }
+    fn latency(&self, origin: Origin, ms: f64) -> Result<(), JsValue> {
+        self.latency.call2(&self.target, &origin_js(origin), &JsValue::from_f64(ms)).map(|_| ())
+    }
+    fn error(&self, origin: Origin) -> Result<(), JsValue> {
+        self.error.call1(&self.target, &origin_js(origin)).map(|_| ())
+    }
+    fn consistency(&self, check: Box<dyn FnMut() -> Result<bool, JsValue>>) -> Result<(), JsValue> {
+        // The tracker calls `check` synchronously, if at all; the closure is freed right after.
+        let check = Closure::wrap(check);
+        self.consistency.call1(&self.target, check.as_ref()).map(|_| ())
+    }
+    fn create_event(&self) -> Result<Option<JsValue>, JsValue> {
+        let event = self.create_event.call0(&self.target)?;
+        Ok((!event.is_undefined() && !event.is_null()).then_some(event))
+    }
+    fn handle(&self) -> JsValue {
+        self.target.clone()
+    }
+}

@@ -1,0 +1,149 @@
+//! The host traits over JavaScript: performance.now/Date.now, setTimeout, crypto-seeded
+//! randomness, a JavaScript logger, and the microtask queue.
+
+use std::cell::Cell;
+use std::rc::Rc;
+
+use futures::future::LocalBoxFuture;
+use futures::FutureExt;
+use wasm_bindgen::prelude::*;
+
+use super::value::{got, method, type_error};
+use crate::host::{Clock, Host, Level, Logger, Random, Sleep, Spawn};
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(catch, js_namespace = performance, js_name = now)]
+    fn performance_now() -> Result<f64, JsValue>;
+    #[wasm_bindgen(js_namespace = console, js_name = warn)]
+    fn console_warn(message: &str);
+    #[wasm_bindgen(js_namespace = console, js_name = error)]
+    fn console_error(message: &str);
+}
+
+struct JsClock;
+
+impl Clock for JsClock {
+    fn monotonic_ms(&self) -> f64 {
+        performance_now().unwrap_or_else(|_| js_sys::Date::now())
+    }
+    fn epoch_ms(&self) -> f64 {
+        js_sys::Date::now()
+    }
+}
+
+struct JsSleep;
+
+impl Sleep for JsSleep {
+    fn sleep(&self, ms: f64) -> LocalBoxFuture<'static, ()> {
+        let ms = if ms.is_finite() { ms.ceil().clamp(0.0, f64::from(i32::MAX)) as u32 } else { i32::MAX as u32 };
+        gloo_timers::future::TimeoutFuture::new(ms).boxed_local()
+    }
+}
+
+/// xorshift64* seeded once from `crypto.getRandomValues`: sampling needs speed, not secrecy.
+struct JsRandom(Cell<u64>);
+
+impl JsRandom {
+    fn seeded() -> Self {
+        let mut seed = [0u8; 8];
+        let seed = match getrandom::fill(&mut seed) {
+            Ok(()) => u64::from_le_bytes(seed),
+            Err(_) => (js_sys::Math::random() * 9.0e15) as u64,
+        };
+        JsRandom(Cell::new(seed | 1))
+    }
+}
+
+impl Random for JsRandom {
+    fn next_f64(&self) -> f64 {
+        let mut x = self.0.get();
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0.set(x);
+        (x.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// A user's logger object: `debug`, `info`, `warn` and `error` methods, each optional.
+struct JsLogger {
+    target: JsValue,
+}
+
+/// The default: `console`, warnings and errors only.
+struct ConsoleLogger;
+
+impl Logger for JsLogger {
+    fn log(&self, level: Level, message: &str) {
+        let name = match level {
+            Level::Debug => "debug",
+            Level::Info => "info",
+            Level::Warn => "warn",
+            Level::Error => "error",
+        };
+        if let Some(f) = method(&self.target, name) {
+            // A logger that throws must not break the operation that is logging.
+            let _ = f.call1(&self.target, &JsValue::from_str(message));
+        }
+    }
+}
+
+impl Logger for ConsoleLogger {
+    fn log(&self, level: Level, message: &str) {
+        match level {
+            Level::Debug | Level::Info => {}
+            Level::Warn => console_warn(&format!("[cutover] {message}")),
+            Level::Error => console_error(&format!("[cutover] {message}")),
+        }
+    }
+}
+
+struct MicrotaskSpawn;
+
+impl Spawn for MicrotaskSpawn {
+    fn spawn(&self, task: LocalBoxFuture<'static, ()>) {
+        wasm_bindgen_futures::spawn_local(task);
+    }
+}
+
+/// One instance of each stateless (or process-wide) host part, shared by every host.
+struct HostParts {
+    clock: Rc<JsClock>,
+    sleep: Rc<JsSleep>,
+    random: Rc<JsRandom>,
+    spawn: Rc<MicrotaskSpawn>,
+    console: Rc<ConsoleLogger>,
+}
+
+thread_local! {
+    static PARTS: HostParts = HostParts {
+        clock: Rc::new(JsClock),
+        sleep: Rc::new(JsSleep),
+        random: Rc::new(JsRandom::seeded()),
+        spawn: Rc::new(MicrotaskSpawn),
+        console: Rc::new(ConsoleLogger),
+    };
+}
+
+/// A host whose logger is `logger` (an object with logging methods), or the console when
+/// `logger` is undefined or null. Anything else is a TypeError.
+pub fn js_host(logger: &JsValue) -> Result<Host, JsValue> {
+    let logger: Rc<dyn Logger> = if logger.is_undefined() || logger.is_null() {
+        PARTS.with(|p| p.console.clone())
+    } else if logger.is_object() {
+        Rc::new(JsLogger { target: logger.clone() })
+    } else {
+        return Err(type_error(&format!(
+            "logger must be an object with debug/info/warn/error methods, {}",
+            got(logger)
+        )));
+    };
+    Ok(PARTS.with(|p| Host {
+        clock: p.clock.clone(),
+        sleep: p.sleep.clone(),
+        random: p.random.clone(),
+        logger,
+        spawn: p.spawn.clone(),
+    }))
+}

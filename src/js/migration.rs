@@ -1,0 +1,323 @@
+//! `MigratorBuilder` and `Migrator` for JavaScript: origins and comparisons as core trait objects.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use futures::FutureExt;
+use js_sys::{Function, Object, Promise};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::client::JsClient;
+use super::host::js_host;
+use super::signal::{abort_future, as_signal, dom_exception, AbortController, AbortSignal};
+use super::value::{as_failure, failure_brand, get, got, range_error, set, settle, string_of, to_plain, type_error};
+use crate::host::Host;
+use crate::migration::{
+    ArgumentError, CallControl, Comparison, DefaultStage, Migrator, MigratorBuilder, OperationRequest, OperationResult,
+    OriginCall, OriginFn, ReadOrigins, Stage, WriteOrigins,
+};
+
+fn argument_error(e: ArgumentError) -> JsValue {
+    match e {
+        ArgumentError::Type(m) => type_error(&m),
+        ArgumentError::Range(m) => range_error(&m),
+    }
+}
+
+fn function(value: &JsValue, name: &str) -> Result<Function, JsValue> {
+    value
+        .dyn_ref::<Function>()
+        .cloned()
+        .ok_or_else(|| type_error(&format!("{name} must be a function, {}", got(value))))
+}
+
+/// Aborts the signal an origin was given.
+struct JsCallControl(Option<AbortController>);
+
+impl CallControl<JsValue> for JsCallControl {
+    fn time_out(&self, after_ms: f64) -> JsValue {
+        let error = dom_exception(&format!("origin timed out after {after_ms} ms"), "TimeoutError");
+        if let Some(c) = &self.0 {
+            c.abort_with(&error);
+        }
+        error
+    }
+    fn abort(&self, reason: &JsValue) {
+        if let Some(c) = &self.0 {
+            c.abort_with(reason);
+        }
+    }
+}
+
+/// An origin function `(payload, signal) => value | Promise<value>`.
+struct JsOrigin {
+    f: Function,
+    brand: JsValue,
+    /// Given to calls that cannot be cancelled: never aborts, made once.
+    idle_signal: AbortSignal,
+}
+
+impl OriginFn<JsValue> for JsOrigin {
+    fn call(&self, payload: Option<&JsValue>, cancellable: bool) -> OriginCall<JsValue> {
+        let (signal, controller) = if cancellable {
+            let c = AbortController::new();
+            (c.signal(), Some(c))
+        } else {
+            (self.idle_signal.clone(), None)
+        };
+        let payload = payload.cloned().unwrap_or(JsValue::UNDEFINED);
+        let brand = self.brand.clone();
+        let outcome = match self.f.call2(&JsValue::UNDEFINED, &payload, &signal) {
+            Err(thrown) => futures::future::ready(Err(thrown)).boxed_local(),
+            Ok(value) => settle(value)
+                .map(move |r| {
+                    let value = r?;
+                    match as_failure(&value, &brand) {
+                        Some(error) => Err(error),
+                        None => Ok(value),
+                    }
+                })
+                .boxed_local(),
+        };
+        OriginCall { outcome, control: Box::new(JsCallControl(controller)) }
+    }
+}
+
+struct JsComparison(Function);
+
+impl Comparison<JsValue> for JsComparison {
+    fn compare(&self, old: &JsValue, new: &JsValue) -> Result<bool, JsValue> {
+        self.0.call2(&JsValue::UNDEFINED, old, new).map(|v| v.is_truthy())
+    }
+}
+
+#[wasm_bindgen]
+pub struct WasmMigratorBuilder {
+    inner: RefCell<MigratorBuilder<JsValue>>,
+    client: Rc<JsClient>,
+    host: Host,
+    idle_signal: AbortSignal,
+}
+
+fn boolean(value: &JsValue, name: &str) -> Result<bool, JsValue> {
+    value.as_bool().ok_or_else(|| type_error(&format!("{name} must be a boolean, {}", got(value))))
+}
+
+#[wasm_bindgen]
+impl WasmMigratorBuilder {
+    #[wasm_bindgen(constructor)]
+    pub fn new(client: JsValue, logger: JsValue) -> Result<WasmMigratorBuilder, JsValue> {
+        Ok(WasmMigratorBuilder {
+            inner: RefCell::new(MigratorBuilder::new()),
+            client: Rc::new(JsClient::from_js(&client)?),
+            host: js_host(&logger)?,
+            idle_signal: AbortController::new().signal(),
+        })
+    }
+
+    #[wasm_bindgen(js_name = readExecutionOrder)]
+    pub fn read_execution_order(&self, order: JsValue) -> Result<(), JsValue> {
+        let text = order.as_string().ok_or_else(|| {
+            type_error(&format!("readExecutionOrder: order must be 'serial', 'random' or 'parallel', {}", got(&order)))
+        })?;
+        self.inner.borrow_mut().read_execution_order(&text).map_err(argument_error)
+    }
+
+    #[wasm_bindgen(js_name = trackLatency)]
+    pub fn track_latency(&self, enabled: JsValue) -> Result<(), JsValue> {
+        let enabled = boolean(&enabled, "trackLatency: enabled")?;
+        self.inner.borrow_mut().track_latency(enabled);
+        Ok(())
+    }
+
+    #[wasm_bindgen(js_name = trackErrors)]
+    pub fn track_errors(&self, enabled: JsValue) -> Result<(), JsValue> {
+        let enabled = boolean(&enabled, "trackErrors: enabled")?;
+        self.inner.borrow_mut().track_errors(enabled);
+        Ok(())
+    }
+
+    #[wasm_bindgen(js_name = originTimeout)]
+    pub fn origin_timeout(&self, ms: JsValue) -> Result<(), JsValue> {
+        let ms = ms
+            .as_f64()
+            .ok_or_else(|| type_error(&format!("originTimeout: ms must be a number of milliseconds, {}", got(&ms))))?;
+        self.inner.borrow_mut().origin_timeout(ms).map_err(argument_error)
+    }
+
+    fn origin(&self, value: &JsValue, name: &str) -> Result<Rc<dyn OriginFn<JsValue>>, JsValue> {
+        Ok(Rc::new(JsOrigin {
+            f: function(value, name)?,
+            brand: failure_brand(),
+            idle_signal: self.idle_signal.clone(),
+        }))
+    }
+
+    pub fn read(&self, old: JsValue, new: JsValue, comparison: JsValue) -> Result<(), JsValue> {
+        let old = self.origin(&old, "read: oldFn")?;
+        let new = self.origin(&new, "read: newFn")?;
+        let comparison: Option<Rc<dyn Comparison<JsValue>>> = if comparison.is_undefined() {
+            None
+        } else {
+            Some(Rc::new(JsComparison(function(&comparison, "read: comparison")?)))
+        };
+        self.inner.borrow_mut().read(ReadOrigins { old, new, comparison });
+        Ok(())
+    }
+
+    pub fn write(&self, old: JsValue, new: JsValue) -> Result<(), JsValue> {
+        let old = self.origin(&old, "write: oldFn")?;
+        let new = self.origin(&new, "write: newFn")?;
+        self.inner.borrow_mut().write(WriteOrigins { old, new });
+        Ok(())
+    }
+
+    /// Throws a plain Error carrying the exact config message; the facade rethrows it as
+    /// `MigratorConfigError`.
+    pub fn build(&self) -> Result<WasmMigrator, JsValue> {
+        let migrator = self
+            .inner
+            .borrow()
+            .build(self.client.clone(), self.host.clone())
+            .map_err(|e| JsValue::from(js_sys::Error::new(&e.to_string())))?;
+        Ok(WasmMigrator { inner: migrator })
+    }
+}
+
+#[wasm_bindgen]
+pub struct WasmMigrator {
+    inner: Migrator<JsValue>,
+}
+
+fn result_object(r: OperationResult<JsValue>) -> JsValue {
+    let o = Object::new();
+    set(&o, "origin", &JsValue::from_str(r.origin.as_str()));
+    match r.result {
+        Ok(value) => {
+            set(&o, "success", &JsValue::TRUE);
+            set(&o, "value", &value);
+        }
+        Err(error) => {
+            set(&o, "success", &JsValue::FALSE);
+            set(&o, "error", &error);
+        }
+    }
+    o.into()
+}
+
+fn default_stage(value: &JsValue) -> DefaultStage {
+    match value.as_string().and_then(|s| Stage::parse(&s)) {
+        Some(stage) => DefaultStage::Valid(stage),
+        None => DefaultStage::Invalid(string_of(value)),
+    }
+}
+
+fn request(
+    flag_key: JsValue,
+    context: JsValue,
+    default: JsValue,
+    payload: JsValue,
+    options: JsValue,
+) -> Result<OperationRequest<JsValue>, JsValue> {
+    let flag_key =
+        flag_key.as_string().ok_or_else(|| type_error(&format!("flagKey must be a string, {}", got(&flag_key))))?;
+    let abort = if options.is_undefined() || options.is_null() {
+        None
+    } else if !options.is_object() {
+        return Err(type_error(&format!("options must be an object, {}", got(&options))));
+    } else {
+        let signal = get(&options, "signal");
+        if signal.is_undefined() {
+            None
+        } else {
+            let signal = as_signal(&signal)
+                .ok_or_else(|| type_error(&format!("options.signal must be an AbortSignal, {}", got(&signal))))?;
+            Some(abort_future(signal))
+        }
+    };
+    Ok(OperationRequest { flag_key, context, default_stage: default_stage(&default), payload: Some(payload), abort })
+}
+
+fn rejected(e: JsValue) -> Promise {
+    Promise::reject(&e)
+}
+
+#[wasm_bindgen]
+impl WasmMigrator {
+    pub fn read(
+        &self,
+        flag_key: JsValue,
+        context: JsValue,
+        default_stage: JsValue,
+        payload: JsValue,
+        options: JsValue,
+    ) -> Promise {
+        let request = match request(flag_key, context, default_stage, payload, options) {
+            Ok(r) => r,
+            Err(e) => return rejected(e),
+        };
+        let op = self.inner.read(request);
+        wasm_bindgen_futures::future_to_promise(async move { op.await.map(result_object) })
+    }
+
+    pub fn write(
+        &self,
+        flag_key: JsValue,
+        context: JsValue,
+        default_stage: JsValue,
+        payload: JsValue,
+        options: JsValue,
+    ) -> Promise {
+        let request = match request(flag_key, context, default_stage, payload, options) {
+            Ok(r) => r,
+            Err(e) => return rejected(e),
+        };
+        let op = self.inner.write(request);
+        wasm_bindgen_futures::future_to_promise(async move {
+            let w = op.await?;
+            let o = Object::new();
+            set(&o, "authoritative", &result_object(w.authoritative));
+            if let Some(n) = w.non_authoritative {
+                set(&o, "nonAuthoritative", &result_object(n));
+            }
+            Ok(o.into())
+        })
+    }
+
+    pub fn stats(&self) -> Result<JsValue, JsValue> {
+        to_plain(&self.inner.stats())
+    }
+
+    #[wasm_bindgen(js_name = resetStats)]
+    pub fn reset_stats(&self) {
+        self.inner.reset_stats();
+    }
+}
+
+/// Parses a stage string or throws a TypeError naming `what`.
+pub fn stage_arg(value: &JsValue, what: &str) -> Result<Stage, JsValue> {
+    value.as_string().and_then(|s| Stage::parse(&s)).ok_or_else(|| {
+        type_error(&format!(
+            "{what} must be one of 'off', 'dualwrite', 'shadow', 'live', 'rampdown', 'complete', {}",
+            got(value)
+        ))
+    })
+}
+
+/// Validates a stage for `fixedStage(stage)`; returns it.
+#[wasm_bindgen(js_name = checkStage)]
+pub fn check_stage(value: JsValue, what: &str) -> Result<JsValue, JsValue> {
+    stage_arg(&value, what).map(|s| JsValue::from_str(s.as_str()))
+}
+
+/// The symbol `failure(error)` marks its result with.
+#[wasm_bindgen(js_name = failureBrand)]
+pub fn failure_brand_export() -> JsValue {
+    failure_brand()
+}
+
+/// `migrationVariation` for the facade: default stage handling as in SPEC A7.
+pub fn default_stage_of(value: &JsValue) -> DefaultStage {
+    default_stage(value)
+}

@@ -1,0 +1,9 @@
+//! The bindings: the only code that knows JavaScript. Each file converts JavaScript values to
+//! core types (or wraps JavaScript objects as core trait objects) and forwards.
+
+mod client;
+mod host;
+mod migration;
+mod signal;
+mod tracker;
+mod value;

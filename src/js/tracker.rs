@@ -1,0 +1,143 @@
+//! `OpTracker` for JavaScript, and the exported `migrationVariation`.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use js_sys::{Function, Object, Promise};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::client::{served_from, JsClient};
+use super::host::js_host;
+use super::migration::{default_stage_of, stage_arg};
+use super::value::{got, range_error, set, to_plain, type_error};
+use crate::host::Host;
+use crate::migration::client::migration_variation as evaluate;
+use crate::migration::{Evaluation, OpTracker, Operation, Origin, Tracking};
+
+#[wasm_bindgen]
+pub struct WasmOpTracker {
+    inner: RefCell<OpTracker<JsValue>>,
+    host: Host,
+}
+
+fn origin_arg(value: &JsValue) -> Result<Origin, JsValue> {
+    value
+        .as_string()
+        .and_then(|s| Origin::parse(&s))
+        .ok_or_else(|| type_error(&format!("origin must be 'old' or 'new', {}", got(value))))
+}
+
+#[wasm_bindgen]
+impl WasmOpTracker {
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        flag_key: JsValue,
+        context: JsValue,
+        evaluation: JsValue,
+        default_stage: JsValue,
+    ) -> Result<WasmOpTracker, JsValue> {
+        let flag_key =
+            flag_key.as_string().ok_or_else(|| type_error(&format!("flagKey must be a string, {}", got(&flag_key))))?;
+        if !evaluation.is_object() {
+            return Err(type_error(&format!("evaluation must be an object, {}", got(&evaluation))));
+        }
+        let default = stage_arg(&default_stage, "defaultStage")?;
+        let value = stage_arg(&super::value::get(&evaluation, "value"), "evaluation.value")?;
+        let served = served_from(&evaluation);
+        let evaluation = Evaluation {
+            value,
+            default,
+            reason: served.reason,
+            variation: served.variation,
+            version: served.version,
+            check_ratio: served.check_ratio.unwrap_or(1.0),
+            sampling_ratio: served.sampling_ratio.unwrap_or(1.0),
+        };
+        Ok(WasmOpTracker {
+            inner: RefCell::new(OpTracker::new(flag_key, context, evaluation)),
+            host: js_host(&JsValue::UNDEFINED)?,
+        })
+    }
+
+    pub fn operation(&self, op: JsValue) -> Result<(), JsValue> {
+        let op = op
+            .as_string()
+            .and_then(|s| Operation::parse(&s))
+            .ok_or_else(|| type_error(&format!("operation must be 'read' or 'write', {}", got(&op))))?;
+        self.inner.borrow_mut().operation(op);
+        Ok(())
+    }
+
+    pub fn invoked(&self, origin: JsValue) -> Result<(), JsValue> {
+        let origin = origin_arg(&origin)?;
+        self.inner.borrow_mut().invoked(origin);
+        Ok(())
+    }
+
+    pub fn error(&self, origin: JsValue) -> Result<(), JsValue> {
+        let origin = origin_arg(&origin)?;
+        self.inner.borrow_mut().error(origin);
+        Ok(())
+    }
+
+    pub fn latency(&self, origin: JsValue, ms: JsValue) -> Result<(), JsValue> {
+        let origin = origin_arg(&origin)?;
+        let ms = ms.as_f64().ok_or_else(|| type_error(&format!("latency: ms must be a number, {}", got(&ms))))?;
+        if !(ms.is_finite() && ms >= 0.0) {
+            return Err(range_error(&format!("latency: ms must be a finite number ≥ 0, got {ms}")));
+        }
+        self.inner.borrow_mut().latency(origin, ms);
+        Ok(())
+    }
+
+    /// Runs `check` when the checkRatio sampler picks it. The tracker is not borrowed while
+    /// `check` runs, so it may call back into this tracker.
+    pub fn consistent(&self, check: JsValue) -> Result<(), JsValue> {
+        let check = check
+            .dyn_into::<Function>()
+            .map_err(|v| type_error(&format!("consistent: check must be a function, {}", got(&v))))?;
+        if !self.inner.borrow().samples_check(&self.host) {
+            return Ok(());
+        }
+        let answer = check.call0(&JsValue::UNDEFINED).map(|v| v.is_truthy());
+        self.inner.borrow_mut().record_check(&self.host, answer);
+        Ok(())
+    }
+
+    pub fn build(&self) -> Result<JsValue, JsValue> {
+        let event = self.inner.borrow().build(self.host.clock.epoch_ms());
+        match event {
+            Ok(event) => to_plain(&event),
+            Err(e) => Err(js_sys::Error::new(&e.to_string()).into()),
+        }
+    }
+}
+
+/// `migrationVariation(client, flagKey, context, defaultStage)` → `{stage, tracker}`, where the
+/// tracker is a `WasmOpTracker` or the flag system's own tracker object.
+#[wasm_bindgen(js_name = migrationVariation)]
+pub fn migration_variation(client: JsValue, flag_key: JsValue, context: JsValue, default_stage: JsValue) -> Promise {
+    let setup = (|| {
+        let client: Rc<JsClient> = Rc::new(JsClient::from_js(&client)?);
+        let flag_key =
+            flag_key.as_string().ok_or_else(|| type_error(&format!("flagKey must be a string, {}", got(&flag_key))))?;
+        Ok::<_, JsValue>((client, flag_key, js_host(&JsValue::UNDEFINED)?))
+    })();
+    let (client, flag_key, host) = match setup {
+        Ok(s) => s,
+        Err(e) => return Promise::reject(&e),
+    };
+    let default = default_stage_of(&default_stage);
+    wasm_bindgen_futures::future_to_promise(async move {
+        let (stage, tracking) = evaluate(client, &host, &flag_key, context, &default).await;
+        let tracker: JsValue = match tracking {
+            Tracking::Own(inner) => WasmOpTracker { inner: RefCell::new(inner), host }.into(),
+            Tracking::External(t) => t.handle(),
+        };
+        let out = Object::new();
+        set(&out, "stage", &JsValue::from_str(stage.as_str()));
+        set(&out, "tracker", &tracker);
+        Ok(out.into())
+    })
+}

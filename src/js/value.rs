@@ -1,0 +1,119 @@
+//! JavaScript values as the core's opaque host values, and small conversion helpers.
+
+use js_sys::{Error, Function, Object, Reflect, Symbol, JSON};
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use crate::host::HostValue;
+
+impl HostValue for JsValue {
+    fn describe(&self) -> String {
+        if let Some(s) = self.as_string() {
+            return s;
+        }
+        if let Some(e) = self.dyn_ref::<Error>() {
+            return String::from(e.to_string());
+        }
+        if self.is_object() {
+            if let Ok(text) = JSON::stringify(self) {
+                if let Some(text) = text.as_string() {
+                    return text;
+                }
+            }
+        }
+        self.dyn_ref::<js_sys::JsString>().map(String::from).unwrap_or_else(|| format!("{self:?}"))
+    }
+
+    fn to_json(&self) -> Option<serde_json::Value> {
+        serde_wasm_bindgen::from_value(self.clone()).ok()
+    }
+}
+
+/// Serializes to a plain JavaScript object (`null` for `None`, objects for maps).
+pub fn to_plain<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
+    value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(JsValue::from)
+}
+
+pub fn get(target: &JsValue, key: &str) -> JsValue {
+    Reflect::get(target, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+pub fn set(target: &Object, key: &str, value: &JsValue) {
+    let _ = Reflect::set(target, &JsValue::from_str(key), value);
+}
+
+/// `target[key]` when it is a function.
+pub fn method(target: &JsValue, key: &str) -> Option<Function> {
+    if !target.is_object() && !target.is_function() {
+        return None;
+    }
+    get(target, key).dyn_into::<Function>().ok()
+}
+
+pub fn type_error(message: &str) -> JsValue {
+    js_sys::TypeError::new(message).into()
+}
+
+pub fn range_error(message: &str) -> JsValue {
+    js_sys::RangeError::new(message).into()
+}
+
+/// A short description of a value's type for error messages: `got number 5`.
+pub fn got(value: &JsValue) -> String {
+    let kind = value.js_typeof().as_string().unwrap_or_default();
+    if value.is_null() {
+        return "got null".into();
+    }
+    if value.is_undefined() || value.is_object() || value.is_function() || value.is_symbol() {
+        return format!("got {kind}");
+    }
+    format!("got {kind} {}", value.describe())
+}
+
+/// The registry symbol that marks a value made by `failure(error)`.
+pub fn failure_brand() -> JsValue {
+    Symbol::for_("cutover.failure").into()
+}
+
+/// `Some(error)` when `value` was made by `failure(error)`.
+pub fn as_failure(value: &JsValue, brand: &JsValue) -> Option<JsValue> {
+    if !value.is_object() {
+        return None;
+    }
+    let marked = Reflect::get(value, brand).ok()?;
+    marked.is_truthy().then(|| get(value, "error"))
+}
+
+/// A finite number from a JavaScript number, else `None`.
+pub fn finite(value: &JsValue) -> Option<f64> {
+    value.as_f64().filter(|n| n.is_finite())
+}
+
+/// An integer from a JavaScript number that is one.
+pub fn integer(value: &JsValue) -> Option<i64> {
+    finite(value).filter(|n| n.fract() == 0.0 && n.abs() < 9.0e15).map(|n| n as i64)
+}
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(catch, js_name = String)]
+    fn js_string(value: &JsValue) -> Result<String, JsValue>;
+}
+
+/// JavaScript's `String(value)`.
+pub fn string_of(value: &JsValue) -> String {
+    js_string(value).unwrap_or_else(|_| value.describe())
+}
+
+/// Awaits `value` if it is a promise or thenable; otherwise it is the result at once.
+pub fn settle(value: JsValue) -> futures::future::LocalBoxFuture<'static, Result<JsValue, JsValue>> {
+    use futures::FutureExt;
+    if let Some(p) = value.dyn_ref::<js_sys::Promise>() {
+        return wasm_bindgen_futures::JsFuture::from(p.clone()).boxed_local();
+    }
+    if method(&value, "then").is_some() {
+        return wasm_bindgen_futures::JsFuture::from(js_sys::Promise::resolve(&value)).boxed_local();
+    }
+    futures::future::ready(Ok(value)).boxed_local()
+}

@@ -1,0 +1,148 @@
+//! The flag system as the core sees it, and `migrationVariation` (SPEC A7).
+
+use std::rc::Rc;
+
+use futures::future::LocalBoxFuture;
+use serde_json::{json, Value};
+
+use super::stage::Stage;
+use super::tracker::{Evaluation, OpTracker};
+use super::tracking::{ExternalTracker, OutgoingEvent, Tracking};
+use crate::host::{Host, HostValue};
+
+/// The tracker an evaluation carried, if any.
+pub enum OfferedTracker<V> {
+    /// Has all six methods: measurements go to it.
+    Usable(Box<dyn ExternalTracker<V>>),
+    /// Lacks the named method: not used.
+    Unusable { missing: String },
+}
+
+/// What the flag system answered for one context.
+pub struct ServedEvaluation<V> {
+    /// The served value when it is one of the six stage strings; `None` for anything else.
+    pub value: Option<Stage>,
+    pub variation: Option<i64>,
+    pub reason: Option<Value>,
+    pub version: Option<i64>,
+    pub check_ratio: Option<f64>,
+    pub sampling_ratio: Option<f64>,
+    pub tracker: Option<OfferedTracker<V>>,
+}
+
+impl<V> ServedEvaluation<V> {
+    /// A bare stage with nothing else known (a client that returned a plain string).
+    pub fn stage(value: Option<Stage>) -> Self {
+        ServedEvaluation {
+            value,
+            variation: None,
+            reason: None,
+            version: None,
+            check_ratio: None,
+            sampling_ratio: None,
+            tracker: None,
+        }
+    }
+}
+
+/// Any flag system: evaluates migration flags and receives `migration_op` events.
+pub trait MigrationClient<V> {
+    fn migration_variation(
+        &self,
+        flag_key: &str,
+        context: &V,
+        default: Stage,
+    ) -> LocalBoxFuture<'static, Result<ServedEvaluation<V>, V>>;
+    /// Whether events have anywhere to go; when not, cutover does not build them.
+    fn tracks_events(&self) -> bool;
+    fn track_migration_op(&self, event: OutgoingEvent<V>) -> Result<(), V>;
+}
+
+/// The caller's default stage: a stage, or the text of whatever else was passed.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DefaultStage {
+    Valid(Stage),
+    Invalid(String),
+}
+
+impl DefaultStage {
+    /// The usable default: an invalid one is logged and becomes `off` (SPEC A7.1).
+    pub fn resolve(&self, host: &Host) -> Stage {
+        match self {
+            DefaultStage::Valid(stage) => *stage,
+            DefaultStage::Invalid(text) => {
+                host.error(&format!("default stage {text} is not a valid stage; using 'off' instead"));
+                Stage::Off
+            }
+        }
+    }
+}
+
+fn error_reason(kind: &str) -> Value {
+    json!({"kind": "ERROR", "errorKind": kind})
+}
+
+/// Evaluates a migration flag: the stage to run and the tracker for the operation.
+pub async fn migration_variation<V: HostValue>(
+    client: Rc<dyn MigrationClient<V>>,
+    host: &Host,
+    flag_key: &str,
+    context: V,
+    default: &DefaultStage,
+) -> (Stage, Tracking<V>) {
+    let default = default.resolve(host);
+    let served = match client.migration_variation(flag_key, &context, default).await {
+        Ok(served) => served,
+        Err(e) => {
+            host.error(&format!(
+                "migrationVariation for flag '{flag_key}' failed; using the default stage '{}': {}",
+                default.as_str(),
+                e.describe()
+            ));
+            let mut evaluation = Evaluation::plain(default, default);
+            evaluation.reason = Some(error_reason("EXCEPTION"));
+            return (default, Tracking::Own(OpTracker::new(flag_key.to_string(), context, evaluation)));
+        }
+    };
+    let stage = served.value.unwrap_or(default);
+    let own = |host: &Host| {
+        let evaluation = match served.value {
+            Some(value) => Evaluation {
+                value,
+                default,
+                reason: served.reason.clone(),
+                variation: served.variation,
+                version: served.version,
+                check_ratio: served.check_ratio.unwrap_or(1.0),
+                sampling_ratio: served.sampling_ratio.unwrap_or(1.0),
+            },
+            None => {
+                host.error(&format!(
+                    "migration flag '{flag_key}' served a value that is not a stage; using the default stage '{}'",
+                    default.as_str()
+                ));
+                Evaluation {
+                    value: default,
+                    default,
+                    reason: Some(error_reason("WRONG_TYPE")),
+                    variation: None,
+                    version: served.version,
+                    check_ratio: served.check_ratio.unwrap_or(1.0),
+                    sampling_ratio: served.sampling_ratio.unwrap_or(1.0),
+                }
+            }
+        };
+        OpTracker::new(flag_key.to_string(), context.clone(), evaluation)
+    };
+    let tracking = match served.tracker {
+        Some(OfferedTracker::Usable(tracker)) => Tracking::External(tracker),
+        Some(OfferedTracker::Unusable { ref missing }) => {
+            host.error(&format!(
+                "the migration tracker for flag '{flag_key}' has no {missing}() method; cutover's own tracker is used"
+            ));
+            Tracking::Own(own(host))
+        }
+        None => Tracking::Own(own(host)),
+    };
+    (stage, tracking)
+}

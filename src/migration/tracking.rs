@@ -1,0 +1,122 @@
+//! Where an operation's measurements go: cutover's own [`OpTracker`], or the flag system's own
+//! tracker when the evaluation carried one (SPEC A9, tracker delegation).
+
+use std::cell::Cell;
+use std::rc::Rc;
+
+use super::event::MigrationOpEvent;
+use super::stage::{Operation, Origin};
+use super::tracker::OpTracker;
+use crate::host::{Host, HostValue};
+
+/// The flag system's tracker (LaunchDarkly's `LDMigrationTracker` shape). Every method may fail
+/// with a host value (a JavaScript throw); cutover logs that and goes on.
+pub trait ExternalTracker<V> {
+    fn op(&self, op: Operation) -> Result<(), V>;
+    fn invoked(&self, origin: Origin) -> Result<(), V>;
+    fn latency(&self, origin: Origin, ms: f64) -> Result<(), V>;
+    fn error(&self, origin: Origin) -> Result<(), V>;
+    /// The tracker decides whether to sample, and calls `check` if it does.
+    fn consistency(&self, check: Box<dyn FnMut() -> Result<bool, V>>) -> Result<(), V>;
+    /// The event to send, if the tracker made one.
+    fn create_event(&self) -> Result<Option<V>, V>;
+    /// The tracker object itself, to hand back to callers of `migrationVariation`.
+    fn handle(&self) -> V;
+}
+
+/// An event ready for `trackMigrationOp`.
+pub enum OutgoingEvent<V> {
+    /// Built by cutover's own tracker, in wire format.
+    Own(MigrationOpEvent),
+    /// Made by the flag system's tracker; passed on untouched.
+    External(V),
+}
+
+/// The tracker of one operation.
+pub enum Tracking<V> {
+    Own(OpTracker<V>),
+    External(Box<dyn ExternalTracker<V>>),
+}
+
+impl<V: HostValue> Tracking<V> {
+    fn guard(host: &Host, method: &str, result: Result<(), V>) {
+        if let Err(e) = result {
+            host.error(&format!("migration tracker method {method}() threw: {}", e.describe()));
+        }
+    }
+
+    pub fn op(&mut self, host: &Host, op: Operation) {
+        match self {
+            Tracking::Own(t) => t.operation(op),
+            Tracking::External(t) => Self::guard(host, "op", t.op(op)),
+        }
+    }
+
+    pub fn invoked(&mut self, host: &Host, origin: Origin) {
+        match self {
+            Tracking::Own(t) => t.invoked(origin),
+            Tracking::External(t) => Self::guard(host, "invoked", t.invoked(origin)),
+        }
+    }
+
+    pub fn latency(&mut self, host: &Host, origin: Origin, ms: f64) {
+        match self {
+            Tracking::Own(t) => t.latency(origin, ms),
+            Tracking::External(t) => Self::guard(host, "latency", t.latency(origin, ms)),
+        }
+    }
+
+    pub fn error(&mut self, host: &Host, origin: Origin) {
+        match self {
+            Tracking::Own(t) => t.error(origin),
+            Tracking::External(t) => Self::guard(host, "error", t.error(origin)),
+        }
+    }
+
+    /// Runs the consistency check if the tracker samples it. Returns the comparison's answer
+    /// when it ran and did not fail.
+    pub fn consistency(&mut self, host: &Host, mut check: impl FnMut() -> Result<bool, V> + 'static) -> Option<bool> {
+        match self {
+            Tracking::Own(t) => t.consistent(host, check),
+            Tracking::External(t) => {
+                let answer = Rc::new(Cell::new(None));
+                let seen = answer.clone();
+                // A failing check is handed back to the tracker, which logs it and records
+                // nothing (LaunchDarkly's does); one that lets it escape is logged by `guard`.
+                let counted = move || {
+                    let result = check();
+                    if let Ok(v) = &result {
+                        seen.set(Some(*v));
+                    }
+                    result
+                };
+                Self::guard(host, "consistency", t.consistency(Box::new(counted)));
+                answer.get()
+            }
+        }
+    }
+
+    /// The event to send, already sampled; `None` (with the reason logged) when there is none.
+    pub fn finish(&self, host: &Host) -> Option<OutgoingEvent<V>> {
+        match self {
+            Tracking::Own(t) => match t.build(host.clock.epoch_ms()) {
+                Ok(event) => host.sample(t.evaluation().sampling_ratio).then_some(OutgoingEvent::Own(event)),
+                Err(e) => {
+                    host.error(&format!("error generating migration op event {e}; no event will be emitted"));
+                    None
+                }
+            },
+            Tracking::External(t) => match t.create_event() {
+                Ok(Some(event)) => Some(OutgoingEvent::External(event)),
+                Ok(None) => {
+                    host.debug("the flag system's migration tracker made no event; nothing is sent");
+                    None
+                }
+                Err(e) => {
+                    host.error(&format!("migration tracker method createEvent() threw: {}", e.describe()));
+                    None
+                }
+            },
+        }
+    }
+}

@@ -1,0 +1,214 @@
+//! Deterministic stand-ins for the host, for native tests: a manual clock whose sleeps fire
+//! only when the test advances time, a seeded random source, a recording logger and a
+//! single-threaded executor.
+
+use std::cell::{Cell, RefCell};
+use std::future::Future;
+use std::rc::Rc;
+
+use futures::channel::oneshot;
+use futures::executor::LocalPool;
+use futures::future::LocalBoxFuture;
+use futures::task::LocalSpawnExt;
+use futures::FutureExt;
+
+use crate::host::{Clock, Host, Level, Logger, Random, Sleep, Spawn};
+
+/// Manual time. `advance` moves it forward and fires every sleep that is due.
+#[derive(Default)]
+pub struct FakeClock {
+    now: Cell<f64>,
+    epoch_offset: Cell<f64>,
+    timers: RefCell<Vec<(f64, oneshot::Sender<()>)>>,
+}
+
+impl FakeClock {
+    pub fn new(epoch_start_ms: f64) -> Rc<Self> {
+        let clock = FakeClock::default();
+        clock.epoch_offset.set(epoch_start_ms);
+        Rc::new(clock)
+    }
+    pub fn now(&self) -> f64 {
+        self.now.get()
+    }
+    /// Moves time forward and wakes every sleep whose deadline has passed.
+    pub fn advance(&self, ms: f64) {
+        self.now.set(self.now.get() + ms);
+        let now = self.now.get();
+        let due: Vec<_> = {
+            let mut timers = self.timers.borrow_mut();
+            let (due, keep): (Vec<_>, Vec<_>) = timers.drain(..).partition(|(at, _)| *at <= now);
+            *timers = keep;
+            due
+        };
+        for (_, tx) in due {
+            let _ = tx.send(());
+        }
+    }
+    pub fn pending_timers(&self) -> usize {
+        self.timers.borrow().iter().filter(|(_, tx)| !tx.is_canceled()).count()
+    }
+}
+
+impl Clock for FakeClock {
+    fn monotonic_ms(&self) -> f64 {
+        self.now.get()
+    }
+    fn epoch_ms(&self) -> f64 {
+        self.epoch_offset.get() + self.now.get()
+    }
+}
+
+impl Sleep for FakeClock {
+    fn sleep(&self, ms: f64) -> LocalBoxFuture<'static, ()> {
+        let (tx, rx) = oneshot::channel();
+        let at = self.now.get() + ms.max(0.0);
+        if ms <= 0.0 {
+            let _ = tx.send(());
+        } else {
+            self.timers.borrow_mut().push((at, tx));
+        }
+        rx.map(|_| ()).boxed_local()
+    }
+}
+
+/// xorshift64*: reproducible randomness for sampling and coin flips.
+pub struct SeededRandom(Cell<u64>);
+
+impl SeededRandom {
+    pub fn new(seed: u64) -> Rc<Self> {
+        Rc::new(SeededRandom(Cell::new(seed.max(1))))
+    }
+}
+
+impl Random for SeededRandom {
+    fn next_f64(&self) -> f64 {
+        let mut x = self.0.get();
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0.set(x);
+        (x.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// A random source that always returns the same value (0.0 samples everything).
+pub struct FixedRandom(pub Cell<f64>);
+
+impl Random for FixedRandom {
+    fn next_f64(&self) -> f64 {
+        self.0.get()
+    }
+}
+
+/// Keeps every log line for assertions.
+#[derive(Default)]
+pub struct RecordingLogger {
+    pub lines: RefCell<Vec<(Level, String)>>,
+}
+
+impl RecordingLogger {
+    pub fn messages(&self, level: Level) -> Vec<String> {
+        self.lines.borrow().iter().filter(|(l, _)| *l == level).map(|(_, m)| m.clone()).collect()
+    }
+}
+
+impl Logger for RecordingLogger {
+    fn log(&self, level: Level, message: &str) {
+        self.lines.borrow_mut().push((level, message.to_string()));
+    }
+}
+
+/// Spawns onto a shared `LocalPool`.
+pub struct PoolSpawner(pub futures::executor::LocalSpawner);
+
+impl Spawn for PoolSpawner {
+    fn spawn(&self, task: LocalBoxFuture<'static, ()>) {
+        let _ = self.0.spawn_local(task);
+    }
+}
+
+/// A complete fake host and the executor that drives it.
+pub struct TestHost {
+    pub pool: RefCell<LocalPool>,
+    pub clock: Rc<FakeClock>,
+    pub logger: Rc<RecordingLogger>,
+    pub host: Host,
+}
+
+impl TestHost {
+    pub fn new(seed: u64) -> Self {
+        let pool = LocalPool::new();
+        let clock = FakeClock::new(1_795_989_121_000.0);
+        let logger = Rc::new(RecordingLogger::default());
+        let host = Host {
+            clock: clock.clone(),
+            sleep: clock.clone(),
+            random: SeededRandom::new(seed),
+            logger: logger.clone(),
+            spawn: Rc::new(PoolSpawner(pool.spawner())),
+        };
+        TestHost { pool: RefCell::new(pool), clock, logger, host }
+    }
+    pub fn with_random(mut self, random: Rc<dyn Random>) -> Self {
+        self.host.random = random;
+        self
+    }
+    /// Spawns `fut` and returns a handle whose value can be taken once it finished.
+    pub fn start<T: 'static>(&self, fut: impl Future<Output = T> + 'static) -> Rc<RefCell<Option<T>>> {
+        let slot = Rc::new(RefCell::new(None));
+        let out = slot.clone();
+        self.host.spawn.spawn(
+            async move {
+                let v = fut.await;
+                *out.borrow_mut() = Some(v);
+            }
+            .boxed_local(),
+        );
+        slot
+    }
+    /// Runs every task until none can make progress without time passing.
+    pub fn settle(&self) {
+        self.pool.borrow_mut().run_until_stalled();
+    }
+    /// Advances the fake clock, then settles.
+    pub fn advance(&self, ms: f64) {
+        self.settle();
+        self.clock.advance(ms);
+        self.settle();
+    }
+    /// Runs `fut` to completion, advancing time in `step_ms` steps while it waits on timers.
+    pub fn run<T: 'static>(&self, fut: impl Future<Output = T> + 'static) -> T {
+        let slot = self.start(fut);
+        for _ in 0..1_000_000 {
+            self.settle();
+            if let Some(v) = slot.borrow_mut().take() {
+                return v;
+            }
+            self.clock.advance(1.0);
+        }
+        panic!("future never finished")
+    }
+}
+
+/// The host value used by native tests: either plain data or an opaque text.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TestValue {
+    Json(serde_json::Value),
+    Text(String),
+}
+
+impl crate::host::HostValue for TestValue {
+    fn describe(&self) -> String {
+        match self {
+            TestValue::Json(v) => v.to_string(),
+            TestValue::Text(s) => s.clone(),
+        }
+    }
+    fn to_json(&self) -> Option<serde_json::Value> {
+        match self {
+            TestValue::Json(v) => Some(v.clone()),
+            TestValue::Text(_) => None,
+        }
+    }
+}
