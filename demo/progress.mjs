@@ -26,7 +26,7 @@ export function createProgress({ stream = process.stderr, style, width = 28, int
       label = stageLabel;
       total = totalOps;
       started = performance.now();
-      lastDraw = 0;
+      lastDraw = started;
       if (enabled) draw(0);
     },
     update(done) {

@@ -170,7 +170,73 @@ function createApi(wasm) {
     });
   }
 
+  class BigSegmentStoreStatusProvider {
+    #manager;
+    #ids = new Map();
+    constructor(token, manager) {
+      if (token !== INNER) throw new TypeError('a status provider is made by BigSegmentStoreManager');
+      this.#manager = manager;
+    }
+    /** The last status, or a poll now if there is none. */
+    getStatus() {
+      return this.#manager.getStatus();
+    }
+    get lastStatus() {
+      return this.#manager.lastStatus();
+    }
+    addListener(listener) {
+      const id = this.#manager.addListener(listener);
+      const ids = this.#ids.get(listener);
+      if (ids) ids.push(id);
+      else this.#ids.set(listener, [id]);
+    }
+    removeListener(listener) {
+      const ids = this.#ids.get(listener);
+      if (!ids) return;
+      const id = ids.shift();
+      if (ids.length === 0) this.#ids.delete(listener);
+      this.#manager.removeListener(id);
+    }
+  }
+
+  class BigSegmentStoreManager {
+    #inner;
+    constructor(managerOptions) {
+      this.#inner = new wasm.WasmBigSegmentStoreManager(managerOptions === undefined ? {} : managerOptions);
+      Object.defineProperty(this, 'statusProvider', {
+        value: new BigSegmentStoreStatusProvider(INNER, this.#inner),
+        enumerable: true,
+      });
+    }
+    /** Background status polling every statusPollIntervalMs; idempotent; never keeps Node alive. */
+    start() {
+      this.#inner.start();
+    }
+    getUserMembership(contextKey) {
+      return this.#inner.getUserMembership(contextKey);
+    }
+    /** Lookups, cache hits/misses and store calls so far (beyond the anchors, for dashboards). */
+    stats() {
+      return this.#inner.counters();
+    }
+    /** Stops polling, then awaits the store's close(); idempotent; later lookups reject. */
+    close() {
+      return this.#inner.close();
+    }
+  }
+
+  function hashContextKey(contextKey) {
+    return wasm.hashContextKey(contextKey);
+  }
+
+  function bigSegmentRef(segmentKey, generation) {
+    return wasm.bigSegmentRef(segmentKey, generation);
+  }
+
   return {
+    BigSegmentStoreManager,
+    bigSegmentRef,
+    hashContextKey,
     MigratorBuilder,
     MigratorConfigError,
     OpTracker,

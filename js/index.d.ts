@@ -214,3 +214,84 @@ export interface LDClientLike {
 
 /** Adapts a LaunchDarkly server SDK client: its own tracker and events carry cutover's measurements. */
 export function launchDarklyClient(ldClient: LDClientLike): MigrationClient;
+
+// ---------------------------------------------------------------------------------------------
+// Big Segments
+
+export interface BigSegmentStoreMetadata {
+  /** Epoch ms of the store's last synchronization. */
+  lastUpToDate?: number | null;
+}
+
+/** A store written in JavaScript. LaunchDarkly's JS stores (`getUserMembership`) plug in as they are. */
+export type BigSegmentStore = {
+  getMetadata(): Promise<BigSegmentStoreMetadata | null | undefined>;
+  close?(): Promise<void> | void;
+} & (
+  | { getMembership(contextHash: string): Promise<Record<string, boolean> | null | undefined> }
+  | { getUserMembership(contextHash: string): Promise<Record<string, boolean> | null | undefined> }
+);
+
+export interface BigSegmentsOptions {
+  /** Absent or null: every lookup is NOT_CONFIGURED. */
+  store?: BigSegmentStore | null;
+  /** Default 1000; a positive integer. */
+  contextCacheSize?: number;
+  /** Default 5000; absolute TTL from insertion. */
+  contextCacheTimeMs?: number;
+  /** Default 5000. */
+  statusPollIntervalMs?: number;
+  /** Default 120000. */
+  staleAfterMs?: number;
+  /** Default 10000; a slower store call counts as a store error. */
+  queryTimeoutMs?: number;
+  logger?: Logger;
+}
+
+export type BigSegmentsStatus = 'HEALTHY' | 'STALE' | 'STORE_ERROR' | 'NOT_CONFIGURED';
+
+export interface BigSegmentStoreStatus {
+  available: boolean;
+  stale: boolean;
+}
+
+/** Segment ref (`key.gN`) → included (true) or excluded (false). Null-prototype and frozen. */
+export type Membership = Readonly<Record<string, boolean>>;
+
+export interface BigSegmentStoreStatusProvider {
+  /** The last status, or polls now if there is none. */
+  getStatus(): Promise<BigSegmentStoreStatus>;
+  readonly lastStatus: BigSegmentStoreStatus | undefined;
+  addListener(listener: (status: BigSegmentStoreStatus) => void): void;
+  removeListener(listener: (status: BigSegmentStoreStatus) => void): void;
+}
+
+export interface BigSegmentsManagerStats {
+  lookups: number;
+  cacheHits: number;
+  cacheMisses: number;
+  /** Misses that joined a store query already in flight for the same context. */
+  coalescedLookups: number;
+  membershipQueries: number;
+  membershipErrors: number;
+  statusPolls: number;
+  statusErrors: number;
+}
+
+export class BigSegmentStoreManager {
+  /** @throws RangeError / TypeError naming the invalid option. */
+  constructor(options: BigSegmentsOptions);
+  /** Background status polling every statusPollIntervalMs; idempotent; never keeps Node alive. */
+  start(): void;
+  getUserMembership(contextKey: string): Promise<{ membership: Membership | null; status: BigSegmentsStatus }>;
+  readonly statusProvider: BigSegmentStoreStatusProvider;
+  /** Running counts since construction. */
+  stats(): BigSegmentsManagerStats;
+  /** Stops polling, then awaits the store's close(); idempotent; later lookups reject. */
+  close(): Promise<void>;
+}
+
+/** base64(SHA-256(UTF-8 key)), padded: the key stores use. */
+export function hashContextKey(contextKey: string): string;
+/** `${segmentKey}.g${generation}`. */
+export function bigSegmentRef(segmentKey: string, generation: number): string;

@@ -4,6 +4,8 @@
 mod client;
 mod host;
 mod migration;
+mod segments;
 mod signal;
+mod timer;
 mod tracker;
 mod value;

@@ -1,0 +1,265 @@
+//! `BigSegmentStoreManager`, `hashContextKey` and `bigSegmentRef` for JavaScript; a JavaScript
+//! store object as a core `BigSegmentStore`.
+
+use std::rc::Rc;
+
+use futures::future::LocalBoxFuture;
+use futures::FutureExt;
+use js_sys::{Function, Object, Promise};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::host::js_host;
+use super::timer::UnrefSleep;
+use super::value::{finite, get, got, method, range_error, set, settle, type_error};
+use crate::host::HostValue;
+use crate::segments::{
+    big_segment_ref, hash_context_key, BigSegmentStore, BigSegmentStoreManager, BigSegmentStoreStatus,
+    BigSegmentsConfig, BigSegmentsOptionValues, ConfigErrorKind, ListenerId, OptionValue, StoreMetadata,
+};
+
+/// A store written in JavaScript: `getMetadata()`, `getMembership(hash)` (or LaunchDarkly's
+/// `getUserMembership`), and optionally `close()`.
+pub struct JsStore {
+    target: JsValue,
+    get_metadata: Function,
+    get_membership: Function,
+    close: Option<Function>,
+    empty: JsValue,
+}
+
+impl JsStore {
+    fn from_js(store: &JsValue) -> Result<Self, JsValue> {
+        let missing = |what: &str| {
+            type_error(&format!("store must be an object with getMetadata and {what} methods, {}", got(store)))
+        };
+        let get_metadata = method(store, "getMetadata").ok_or_else(|| missing("getMembership"))?;
+        let get_membership = method(store, "getMembership")
+            .or_else(|| method(store, "getUserMembership"))
+            .ok_or_else(|| missing("getMembership (or getUserMembership)"))?;
+        Ok(JsStore {
+            target: store.clone(),
+            get_metadata,
+            get_membership,
+            close: method(store, "close"),
+            empty: frozen(Object::create(&JsValue::NULL.into())),
+        })
+    }
+}
+
+fn frozen(o: Object) -> JsValue {
+    Object::freeze(&o).into()
+}
+
+/// Copies a store's membership answer into a frozen null-prototype object. Keys are data (a
+/// `__proto__` key is an ordinary entry); only boolean values are kept.
+fn membership_from(answer: &JsValue) -> Option<JsValue> {
+    if answer.is_undefined() || answer.is_null() {
+        return None;
+    }
+    let out = Object::create(&JsValue::NULL.into());
+    if answer.is_object() {
+        for entry in Object::entries(answer.unchecked_ref()).iter() {
+            let key = js_sys::Reflect::get_u32(&entry, 0).unwrap_or(JsValue::UNDEFINED);
+            let value = js_sys::Reflect::get_u32(&entry, 1).unwrap_or(JsValue::UNDEFINED);
+            if value.as_bool().is_some() {
+                let _ = js_sys::Reflect::set(&out, &key, &value);
+            }
+        }
+    }
+    Some(frozen(out))
+}
+
+fn call_settled(f: &Function, this: &JsValue, arg: Option<&JsValue>) -> LocalBoxFuture<'static, Result<JsValue, JsValue>> {
+    let called = match arg {
+        Some(a) => f.call1(this, a),
+        None => f.call0(this),
+    };
+    match called {
+        Ok(v) => settle(v),
+        Err(e) => futures::future::ready(Err(e)).boxed_local(),
+    }
+}
+
+impl BigSegmentStore for JsStore {
+    type Membership = JsValue;
+    type Error = JsValue;
+
+    fn get_metadata(&self) -> LocalBoxFuture<'static, Result<Option<StoreMetadata>, JsValue>> {
+        call_settled(&self.get_metadata, &self.target, None)
+            .map(|r| {
+                let answer = r?;
+                if answer.is_undefined() || answer.is_null() {
+                    return Ok(None);
+                }
+                Ok(Some(StoreMetadata { last_up_to_date: finite(&get(&answer, "lastUpToDate")) }))
+            })
+            .boxed_local()
+    }
+
+    fn get_membership(&self, context_hash: &str) -> LocalBoxFuture<'static, Result<Option<JsValue>, JsValue>> {
+        call_settled(&self.get_membership, &self.target, Some(&JsValue::from_str(context_hash)))
+            .map(|r| r.map(|answer| membership_from(&answer)))
+            .boxed_local()
+    }
+
+    fn empty_membership(&self) -> JsValue {
+        self.empty.clone()
+    }
+
+    fn close(&self) -> LocalBoxFuture<'static, ()> {
+        match &self.close {
+            None => futures::future::ready(()).boxed_local(),
+            Some(f) => call_settled(f, &self.target, None).map(|_| ()).boxed_local(),
+        }
+    }
+}
+
+fn option_value(options: &JsValue, name: &str) -> OptionValue {
+    let v = get(options, name);
+    if v.is_undefined() {
+        OptionValue::Absent
+    } else if let Some(n) = v.as_f64() {
+        OptionValue::Number(n)
+    } else {
+        OptionValue::Other
+    }
+}
+
+fn status_object(status: BigSegmentStoreStatus) -> JsValue {
+    let o = Object::new();
+    set(&o, "available", &JsValue::from_bool(status.available));
+    set(&o, "stale", &JsValue::from_bool(status.stale));
+    o.into()
+}
+
+#[wasm_bindgen]
+pub struct WasmBigSegmentStoreManager {
+    inner: BigSegmentStoreManager<JsStore>,
+}
+
+#[wasm_bindgen]
+impl WasmBigSegmentStoreManager {
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: JsValue) -> Result<WasmBigSegmentStoreManager, JsValue> {
+        if !options.is_object() {
+            return Err(type_error(&format!("options must be an object, {}", got(&options))));
+        }
+        let store = get(&options, "store");
+        let store = if store.is_undefined() || store.is_null() { None } else { Some(JsStore::from_js(&store)?) };
+        let values = BigSegmentsOptionValues {
+            context_cache_size: option_value(&options, BigSegmentsConfig::CONTEXT_CACHE_SIZE),
+            context_cache_time_ms: option_value(&options, BigSegmentsConfig::CONTEXT_CACHE_TIME_MS),
+            status_poll_interval_ms: option_value(&options, BigSegmentsConfig::STATUS_POLL_INTERVAL_MS),
+            stale_after_ms: option_value(&options, BigSegmentsConfig::STALE_AFTER_MS),
+            query_timeout_ms: option_value(&options, BigSegmentsConfig::QUERY_TIMEOUT_MS),
+        };
+        let config_error = |e: crate::segments::ConfigError| match e.kind {
+            ConfigErrorKind::Range => range_error(&e.message),
+            ConfigErrorKind::Type => type_error(&e.message),
+        };
+        let config = BigSegmentsConfig::from_options(&values).map_err(config_error)?;
+        let mut host = js_host(&get(&options, "logger"))?;
+        host.sleep = Rc::new(UnrefSleep);
+        let inner = BigSegmentStoreManager::new(store, config, host).map_err(config_error)?;
+        Ok(WasmBigSegmentStoreManager { inner })
+    }
+
+    pub fn start(&self) {
+        self.inner.start();
+    }
+
+    #[wasm_bindgen(js_name = getUserMembership)]
+    pub fn get_user_membership(&self, context_key: JsValue) -> Promise {
+        let Some(key) = context_key.as_string() else {
+            return Promise::reject(&type_error(&format!("contextKey must be a string, {}", got(&context_key))));
+        };
+        let lookup = self.inner.get_user_membership(&key);
+        wasm_bindgen_futures::future_to_promise(async move {
+            let lookup = lookup.await.map_err(|closed| JsValue::from(js_sys::Error::new(&closed.to_string())))?;
+            let o = Object::new();
+            set(&o, "membership", &lookup.membership.unwrap_or(JsValue::NULL));
+            set(&o, "status", &JsValue::from_str(lookup.status.as_str()));
+            Ok(o.into())
+        })
+    }
+
+    #[wasm_bindgen(js_name = getStatus)]
+    pub fn get_status(&self) -> Promise {
+        let status = self.inner.get_status();
+        wasm_bindgen_futures::future_to_promise(async move { Ok(status_object(status.await)) })
+    }
+
+    #[wasm_bindgen(js_name = lastStatus)]
+    pub fn last_status(&self) -> JsValue {
+        self.inner.last_status().map(status_object).unwrap_or(JsValue::UNDEFINED)
+    }
+
+    /// Registers `listener`; returns the id to remove it with.
+    #[wasm_bindgen(js_name = addListener)]
+    pub fn add_listener(&self, listener: JsValue) -> Result<f64, JsValue> {
+        let listener = listener
+            .dyn_into::<Function>()
+            .map_err(|v| type_error(&format!("listener must be a function, {}", got(&v))))?;
+        let id = self.inner.status_provider().add_listener(Rc::new(move |status| {
+            listener.call1(&JsValue::UNDEFINED, &status_object(status)).map(|_| ()).map_err(|e| e.describe())
+        }));
+        Ok(id.0 as f64)
+    }
+
+    #[wasm_bindgen(js_name = removeListener)]
+    pub fn remove_listener(&self, id: f64) -> bool {
+        self.inner.status_provider().remove_listener(ListenerId(id as u64))
+    }
+
+    pub fn close(&self) -> Promise {
+        let closing = self.inner.close();
+        wasm_bindgen_futures::future_to_promise(async move {
+            closing.await;
+            Ok(JsValue::UNDEFINED)
+        })
+    }
+
+    /// Running counts (lookups, cache hits and misses, store calls), for demos and benchmarks.
+    pub fn counters(&self) -> JsValue {
+        let c = self.inner.counters();
+        let o = Object::new();
+        for (k, v) in [
+            ("lookups", c.lookups),
+            ("cacheHits", c.cache_hits),
+            ("cacheMisses", c.cache_misses),
+            ("coalescedLookups", c.coalesced_lookups),
+            ("membershipQueries", c.membership_queries),
+            ("membershipErrors", c.membership_errors),
+            ("statusPolls", c.status_polls),
+            ("statusErrors", c.status_errors),
+        ] {
+            set(&o, k, &JsValue::from_f64(v as f64));
+        }
+        o.into()
+    }
+}
+
+/// base64(SHA-256(UTF-8 key)), padded.
+#[wasm_bindgen(js_name = hashContextKey)]
+pub fn hash_context_key_export(context_key: JsValue) -> Result<String, JsValue> {
+    let key = context_key
+        .as_string()
+        .ok_or_else(|| type_error(&format!("hashContextKey: contextKey must be a string, {}", got(&context_key))))?;
+    Ok(hash_context_key(&key))
+}
+
+/// `${segmentKey}.g${generation}`.
+#[wasm_bindgen(js_name = bigSegmentRef)]
+pub fn big_segment_ref_export(segment_key: JsValue, generation: JsValue) -> Result<String, JsValue> {
+    let key = segment_key
+        .as_string()
+        .ok_or_else(|| type_error(&format!("bigSegmentRef: segmentKey must be a string, {}", got(&segment_key))))?;
+    let n = generation
+        .as_f64()
+        .ok_or_else(|| type_error(&format!("bigSegmentRef: generation must be a number, {}", got(&generation))))?;
+    if !(n.is_finite() && n >= 0.0 && n.fract() == 0.0 && n <= 9_007_199_254_740_991.0) {
+        return Err(range_error(&format!("bigSegmentRef: generation must be a non-negative integer, got {n}")));
+    }
+    Ok(big_segment_ref(&key, n as u64))
+}
