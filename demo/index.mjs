@@ -15,7 +15,7 @@ try {
 
 const sections = [
   ['./migration.mjs', 'runMigrationSection'],
-  // Big Segments goes here: add ['./big-segments.mjs', 'runBigSegmentsSection'] (same signature).
+  ['./big-segments.mjs', 'runBigSegmentsSection'],
 ];
 
 const started = performance.now();

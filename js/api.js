@@ -233,8 +233,81 @@ function createApi(wasm) {
     return wasm.bigSegmentRef(segmentKey, generation);
   }
 
+  /** A Big Segment store over Redis in the Relay Proxy's schema, through any Redis client. */
+  function redisBigSegmentStore(host, storeOptions) {
+    const inner = new wasm.WasmRedisStore(host, storeOptions);
+    return Object.freeze({
+      getMetadata: () => inner.getMetadata(),
+      getMembership: (contextHash) => inner.getMembership(contextHash),
+      close() {},
+    });
+  }
+
+  function requireMethods(adapter, client, names) {
+    for (const name of names) {
+      if (client === null || typeof client !== 'object' || typeof client[name] !== 'function') {
+        throw new TypeError(`${adapter}: client must have a ${name} method, ${describe(client)}`);
+      }
+    }
+  }
+
+  /** node-redis v4+: `sendCommand`, and `multi().addCommand()…execAsPipeline()` for one round trip. */
+  function nodeRedisHost(client) {
+    requireMethods('nodeRedisHost', client, ['sendCommand', 'multi']);
+    return Object.freeze({
+      command: (args) => client.sendCommand(args),
+      pipeline(commands) {
+        const batch = client.multi();
+        for (const args of commands) batch.addCommand(args);
+        return typeof batch.execAsPipeline === 'function' ? batch.execAsPipeline() : batch.exec();
+      },
+    });
+  }
+
+  /** ioredis: `call`, and `pipeline(commands).exec()` for one round trip. */
+  function ioredisHost(client) {
+    requireMethods('ioredisHost', client, ['call', 'pipeline']);
+    return Object.freeze({
+      command: ([name, ...args]) => client.call(name, ...args),
+      async pipeline(commands) {
+        const replies = await client.pipeline(commands).exec();
+        return replies.map(([error, reply]) => {
+          if (error) throw error;
+          return reply;
+        });
+      },
+    });
+  }
+
+  /** @upstash/redis (HTTP, edge-friendly): the store's GET and SMEMBERS, pipelined over one request. */
+  function upstashHost(client) {
+    requireMethods('upstashHost', client, ['get', 'smembers', 'pipeline']);
+    const send = (target, [name, ...args]) => {
+      switch (String(name).toUpperCase()) {
+        case 'GET':
+          return target.get(...args);
+        case 'SMEMBERS':
+          return target.smembers(...args);
+        default:
+          throw new TypeError(`upstashHost: unsupported command ${String(name)} (GET and SMEMBERS only)`);
+      }
+    };
+    return Object.freeze({
+      command: async (args) => send(client, args),
+      pipeline(commands) {
+        const batch = client.pipeline();
+        for (const args of commands) send(batch, args);
+        return batch.exec();
+      },
+    });
+  }
+
   return {
     BigSegmentStoreManager,
+    ioredisHost,
+    nodeRedisHost,
+    redisBigSegmentStore,
+    upstashHost,
     bigSegmentRef,
     hashContextKey,
     MigratorBuilder,

@@ -295,3 +295,27 @@ export class BigSegmentStoreManager {
 export function hashContextKey(contextKey: string): string;
 /** `${segmentKey}.g${generation}`. */
 export function bigSegmentRef(segmentKey: string, generation: number): string;
+
+// ---------------------------------------------------------------------------------------------
+// Redis, reached through a host function
+
+/** Sends one Redis command, e.g. `['SMEMBERS', key]` → `string[]`. */
+export type RedisCommand = (args: string[]) => Promise<unknown>;
+
+export interface RedisHost {
+  command: RedisCommand;
+  /** Sends several commands in one round trip; replies in order. */
+  pipeline?(commands: string[][]): Promise<unknown[]>;
+}
+
+/**
+ * A Big Segment store over Redis as LaunchDarkly's Relay Proxy writes it. `prefix` defaults to
+ * 'launchdarkly' (also when ''). One round trip per membership query.
+ */
+export function redisBigSegmentStore(host: RedisHost | RedisCommand, options?: { prefix?: string }): BigSegmentStore;
+/** node-redis v4+ (`sendCommand`, `multi`). */
+export function nodeRedisHost(client: unknown): RedisHost;
+/** ioredis (`call`, `pipeline`). */
+export function ioredisHost(client: unknown): RedisHost;
+/** @upstash/redis (HTTP, edge-friendly). */
+export function upstashHost(client: unknown): RedisHost;

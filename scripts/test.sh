@@ -19,5 +19,9 @@ step "release build and pack"
 bash scripts/build.sh
 bash scripts/pack-for-tests.sh
 
-step "package tests (node --test)"
+step "package tests (node --test, with a private redis-server)"
+pidfile="$PWD/.redis-test.pid"
+REDIS_URL=$(bash scripts/redis-server.sh start "$pidfile")
+trap 'bash scripts/redis-server.sh stop "$pidfile"' EXIT
+export REDIS_URL
 node --unhandled-rejections=strict --test tests/node/

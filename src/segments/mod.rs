@@ -16,6 +16,7 @@ use crate::host::HostValue;
 pub mod cache;
 pub mod hash;
 pub mod manager;
+pub mod redis;
 pub mod status;
 
 pub use hash::{big_segment_ref, hash_context_key};

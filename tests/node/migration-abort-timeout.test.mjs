@@ -302,3 +302,58 @@ test('an aborted write is not counted in stats.write.count', async () => {
   await assert.rejects(migrator.write('m', CTX, 'off', undefined, { signal: ac.signal }));
   assert.equal(migrator.stats().write.count, 0);
 });
+
+test('aborted read with an external tracker: createEvent is never called and nothing is sent', async () => {
+  const { makeFakeTracker } = await import('./helpers/migration.mjs');
+  const tracker = makeFakeTracker();
+  const { migrator, events } = setup({
+    evaluation: () => ({ value: 'shadow', tracker }),
+    readOld: (p, s) => abortableSleep(300, s),
+  });
+  const ac = new AbortController();
+  setTimeout(() => ac.abort(new Error('x')), 20);
+  await assert.rejects(migrator.read('m', CTX, 'off', undefined, { signal: ac.signal }), { message: 'x' });
+  await sleep(20);
+  assert.equal(events.length, 0);
+  assert.ok(!tracker.calls.some((c) => c[0] === 'createEvent'));
+  assert.deepEqual(tracker.calls[0], ['op', 'read']);
+});
+
+test('aborted write with an external tracker: the event is still created and sent (finally)', async () => {
+  const { makeFakeTracker } = await import('./helpers/migration.mjs');
+  const tracker = makeFakeTracker();
+  const { migrator, events } = setup({
+    evaluation: () => ({ value: 'dualwrite', tracker }),
+    writeNew: (p, s) => abortableSleep(300, s),
+  });
+  const ac = new AbortController();
+  setTimeout(() => ac.abort(new Error('x')), 20);
+  await assert.rejects(migrator.write('m', CTX, 'off', undefined, { signal: ac.signal }), { message: 'x' });
+  assert.equal(events.length, 1);
+  assert.equal(events[0], tracker.createdEvent);
+  assert.deepEqual(tracker.calls.filter((c) => c[0] === 'invoked'), [['invoked', 'old']]);
+});
+
+test('an origin that rejects after its timeout causes no unhandled rejection and no second result', async () => {
+  const { migrator, events } = setup({
+    stage: 'shadow',
+    originTimeout: 20,
+    readNew: () => sleep(60).then(() => {
+      throw new Error('late rejection');
+    }),
+  });
+  const r = await migrator.read('m', CTX, 'off');
+  assert.equal(r.success, true);
+  await sleep(100);
+  assert.equal(events.length, 1);
+  assert.ok(events[0].measurements.find((m) => m.key === 'error').values.new);
+  assert.equal(migrator.stats().read.new.invoked, 1);
+});
+
+test('an origin that rejects after the caller aborted causes no unhandled rejection', async () => {
+  const { migrator } = setup({ stage: 'live', readNew: () => sleep(60).then(() => Promise.reject(new Error('late'))) });
+  const ac = new AbortController();
+  setTimeout(() => ac.abort(new Error('gone')), 10);
+  await assert.rejects(migrator.read('m', CTX, 'off', undefined, { signal: ac.signal }), { message: 'gone' });
+  await sleep(100);
+});

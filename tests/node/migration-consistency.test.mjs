@@ -207,3 +207,13 @@ test('spec example shape: samplingRatio 3 and checkRatio 5 with a failing new or
     ],
   });
 });
+
+test('comparison is called even when both values are undefined', async () => {
+  const seen = [];
+  const { migrator } = setup({ stage: 'shadow', readOld: () => undefined, readNew: async () => undefined, comparison: (...a) => (seen.push(a), true) });
+  await migrator.read('mig', CTX, 'off');
+  assert.equal(seen.length, 1);
+  assert.equal(seen[0].length, 2);
+  assert.equal(seen[0][0], undefined);
+  assert.equal(seen[0][1], undefined);
+});

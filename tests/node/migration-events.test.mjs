@@ -230,3 +230,27 @@ test('events are plain JSON-serialisable objects', async () => {
   const round = JSON.parse(JSON.stringify(e));
   assert.deepEqual(round, e);
 });
+
+test('default logger is console at level warn: errors reach console, debug does not', async () => {
+  const captured = [];
+  const orig = {};
+  for (const m of ['debug', 'info', 'warn', 'error', 'log', 'trace']) {
+    orig[m] = console[m];
+    console[m] = (...a) => captured.push([m, a.map(String).join(' ')]);
+  }
+  try {
+    const c = makeClient({ value: 'shadow', tracker: { op() {}, invoked() {}, latency() {}, error() {}, consistency() {}, createEvent() { return undefined; } } });
+    const m = new MigratorBuilder(c.client).read(() => 1, () => 1).write(() => 1, () => 1).build();
+    await m.read('k', CTX, 'not-a-stage');
+  } finally {
+    Object.assign(console, orig);
+  }
+  assert.ok(
+    captured.some(([, text]) => text.includes("default stage not-a-stage is not a valid stage; using 'off' instead")),
+    JSON.stringify(captured),
+  );
+  assert.ok(!captured.some(([level]) => level === 'debug' || level === 'info'), JSON.stringify(captured));
+  // the only line at warn level or above is the invalid-default one (the debug line is filtered out)
+  assert.equal(captured.length, 1, JSON.stringify(captured));
+  assert.ok(['error', 'warn'].includes(captured[0][0]), JSON.stringify(captured));
+});

@@ -131,3 +131,21 @@ test('the last readExecutionOrder call wins', async () => {
   await m2.read('mig', CTX, 'off');
   assert.ok(performance.now() - t1 >= 198);
 });
+
+test('a synchronously throwing origin does not stop the other origin (every order)', async () => {
+  for (const order of ['parallel', 'serial', 'random']) {
+    for (const stage of ['shadow', 'live']) {
+      const { migrator, rec, events } = setup({
+        stage,
+        order,
+        readOld: () => {
+          throw new Error('sync old');
+        },
+      });
+      const r = await migrator.read('mig', CTX, 'off');
+      assert.deepEqual(rec.names().sort(), ['new', 'old'], `${order}/${stage}`);
+      assert.equal(r.success, stage === 'live');
+      assert.deepEqual(events[0].measurements.find((m) => m.key === 'error').values, { old: true });
+    }
+  }
+});

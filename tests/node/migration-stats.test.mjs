@@ -208,3 +208,29 @@ test('many operations: histogram percentiles stay ordered and count is exact', a
   assert.ok(l.p50 <= l.p90 && l.p90 <= l.p99 && l.p99 <= l.max);
   assert.ok(l.mean <= l.max);
 });
+
+test('histogram percentiles are within 2% of the measured latency (single sample)', async () => {
+  const { migrator, events } = setup({ stage: 'off', readOld: () => sleep(30).then(() => 'o') });
+  await migrator.read('m', CTX, 'off');
+  const measured = events[0].measurements.find((m) => m.key === 'latency_ms').values.old;
+  const l = migrator.stats().read.old.latencyMs;
+  assert.equal(l.count, 1);
+  for (const k of ['mean', 'p50', 'p90', 'p99', 'max']) {
+    assert.ok(Math.abs(l[k] - measured) <= measured * 0.02 + 1e-9, `${k}=${l[k]} vs measured ${measured}`);
+  }
+});
+
+test('timeouts are counted even with trackErrors(false) and trackLatency(false)', async () => {
+  const { migrator, events } = setup({
+    stage: 'off',
+    originTimeout: 20,
+    trackErrors: false,
+    trackLatency: false,
+    readOld: () => sleep(300),
+  });
+  const r = await migrator.read('m', CTX, 'off');
+  assert.equal(r.success, false);
+  const s = migrator.stats().read.old;
+  assert.deepEqual([s.invoked, s.errors, s.timeouts], [1, 1, 1]);
+  assert.deepEqual(events[0].measurements, [{ key: 'invoked', values: { old: true } }]);
+});

@@ -54,6 +54,7 @@ test('build(): nothing invoked → "no origins were invoked" (before context val
 
 const INVALID_CONTEXTS = {
   'legacy user with empty key': { key: '' },
+  'legacy user with non-string key': { key: 5 },
   'missing key': { kind: 'user' },
   'empty object': {},
   'non-string key': { kind: 'user', key: 5 },

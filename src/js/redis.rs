@@ -1,0 +1,157 @@
+//! `redisBigSegmentStore` for JavaScript: a Redis host function (any client) as a core
+//! `RedisHost`, and the core Redis store exposed as a JavaScript store object.
+
+use std::rc::Rc;
+
+use futures::future::LocalBoxFuture;
+use futures::FutureExt;
+use js_sys::{Array, Function, Object, Promise};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::value::{get, got, method, set, settle, type_error};
+use crate::host::HostValue;
+use crate::segments::redis::{RedisHost, RedisReply, RedisStore, RedisStoreError};
+
+/// `{ command(args), pipeline?(commands) }`, or a bare command function.
+pub struct JsRedisHost {
+    target: JsValue,
+    command: Function,
+    pipeline: Option<Function>,
+}
+
+impl JsRedisHost {
+    fn from_js(host: &JsValue) -> Result<Self, JsValue> {
+        if let Some(f) = host.dyn_ref::<Function>() {
+            return Ok(JsRedisHost { target: JsValue::UNDEFINED, command: f.clone(), pipeline: None });
+        }
+        let command = method(host, "command").ok_or_else(|| {
+            type_error(&format!(
+                "redisBigSegmentStore: host must be a function (args) => Promise or an object with a command method, {}",
+                got(host)
+            ))
+        })?;
+        Ok(JsRedisHost { target: host.clone(), command, pipeline: method(host, "pipeline") })
+    }
+}
+
+fn strings(args: &[String]) -> Array {
+    args.iter().map(|a| JsValue::from_str(a)).collect()
+}
+
+/// A JavaScript reply as the core's `RedisReply`.
+fn reply_of(value: &JsValue) -> RedisReply {
+    if value.is_undefined() || value.is_null() {
+        RedisReply::Nil
+    } else if let Some(s) = value.as_string() {
+        RedisReply::Text(s)
+    } else if let Some(n) = value.as_f64() {
+        if n.fract() == 0.0 && n.abs() < 9.0e15 {
+            RedisReply::Integer(n as i64)
+        } else {
+            RedisReply::Other(n.to_string())
+        }
+    } else if let Some(a) = value.dyn_ref::<Array>() {
+        RedisReply::Array(a.iter().map(|v| reply_of(&v)).collect())
+    } else if let Some(bytes) = value.dyn_ref::<js_sys::Uint8Array>() {
+        RedisReply::Text(String::from_utf8_lossy(&bytes.to_vec()).into_owned())
+    } else {
+        RedisReply::Other(value.describe())
+    }
+}
+
+fn call(f: &Function, this: &JsValue, arg: &JsValue) -> LocalBoxFuture<'static, Result<JsValue, JsValue>> {
+    match f.call1(this, arg) {
+        Ok(v) => settle(v),
+        Err(e) => futures::future::ready(Err(e)).boxed_local(),
+    }
+}
+
+impl RedisHost for JsRedisHost {
+    type Error = JsValue;
+
+    fn command(&self, args: Vec<String>) -> LocalBoxFuture<'static, Result<RedisReply, JsValue>> {
+        call(&self.command, &self.target, &strings(&args)).map(|r| r.map(|v| reply_of(&v))).boxed_local()
+    }
+
+    fn pipeline(&self, commands: Vec<Vec<String>>) -> Option<LocalBoxFuture<'static, Result<Vec<RedisReply>, JsValue>>> {
+        let f = self.pipeline.as_ref()?;
+        let commands: Array = commands.iter().map(|c| JsValue::from(strings(c))).collect();
+        Some(
+            call(f, &self.target, &commands)
+                .map(|r| {
+                    let replies = r?;
+                    let replies = replies
+                        .dyn_ref::<Array>()
+                        .ok_or_else(|| type_error(&format!("Redis pipeline did not return an array, {}", got(&replies))))?;
+                    Ok(replies.iter().map(|v| reply_of(&v)).collect())
+                })
+                .boxed_local(),
+        )
+    }
+}
+
+fn store_error(e: RedisStoreError<JsValue>) -> JsValue {
+    match e {
+        RedisStoreError::Host(e) => e,
+        RedisStoreError::Schema(m) => js_sys::Error::new(&m).into(),
+    }
+}
+
+#[wasm_bindgen]
+pub struct WasmRedisStore {
+    inner: Rc<RedisStore<JsRedisHost>>,
+}
+
+#[wasm_bindgen]
+impl WasmRedisStore {
+    #[wasm_bindgen(constructor)]
+    pub fn new(host: JsValue, options: JsValue) -> Result<WasmRedisStore, JsValue> {
+        let host = JsRedisHost::from_js(&host)?;
+        let prefix = if options.is_undefined() || options.is_null() {
+            None
+        } else if options.is_object() {
+            let p = get(&options, "prefix");
+            if p.is_undefined() || p.is_null() {
+                None
+            } else {
+                Some(p.as_string().ok_or_else(|| {
+                    type_error(&format!("redisBigSegmentStore: options.prefix must be a string, {}", got(&p)))
+                })?)
+            }
+        } else {
+            return Err(type_error(&format!("redisBigSegmentStore: options must be an object, {}", got(&options))));
+        };
+        Ok(WasmRedisStore { inner: Rc::new(RedisStore::new(host, prefix.as_deref())) })
+    }
+
+    #[wasm_bindgen(js_name = getMetadata)]
+    pub fn get_metadata(&self) -> Promise {
+        let query = self.inner.metadata();
+        wasm_bindgen_futures::future_to_promise(async move {
+            let metadata = query.await.map_err(store_error)?;
+            let o = Object::new();
+            let last = metadata.and_then(|m| m.last_up_to_date);
+            set(&o, "lastUpToDate", &last.map(JsValue::from_f64).unwrap_or(JsValue::NULL));
+            Ok(o.into())
+        })
+    }
+
+    #[wasm_bindgen(js_name = getMembership)]
+    pub fn get_membership(&self, context_hash: JsValue) -> Promise {
+        let Some(hash) = context_hash.as_string() else {
+            return Promise::reject(&type_error(&format!("contextHash must be a string, {}", got(&context_hash))));
+        };
+        let query = self.inner.membership(&hash);
+        wasm_bindgen_futures::future_to_promise(async move {
+            let Some(entries) = query.await.map_err(store_error)? else {
+                return Ok(JsValue::NULL);
+            };
+            let o = Object::create(&JsValue::NULL.into());
+            for (r, included) in entries {
+                let _ = js_sys::Reflect::set(&o, &JsValue::from_str(&r), &JsValue::from_bool(included));
+            }
+            Ok(o.into())
+        })
+    }
+}
