@@ -84,8 +84,8 @@ function createStore({ out, style }) {
     // TODO(redis): connect a client to REDIS_URL and return
     //   redisBigSegmentStore(nodeRedisHost(client))   (or ioredisHost / upstashHost),
     // after loading the same members under the LaunchDarkly key schema (SPEC.md §B6).
-    out.write(style.yellow('  REDIS_URL is set, but the Redis store is not wired into this demo yet; ' +
-      'using the in-memory store.') + '\n');
+    out.write(style.yellow('  REDIS_URL is set, but Redis is not wired into this demo yet: ' +
+      'using the in-memory store') + '\n');
   }
   return new MemoryBigSegmentStore();
 }
@@ -105,6 +105,15 @@ function nextStatus(provider, timeoutMs = 3_000) {
 
 /** Loads the segment, then serves 50k flag evaluations in batches, with a stale store in between. */
 export async function runBigSegmentsSection({ out, style }) {
+  out.write(
+    `${style.bold('Big Segments')}  ${style.dim(`flag "${FLAG}" on for segment "${SEGMENT}" (${REF})`)}\n` +
+      style.dim(`  store: in-memory Map, 0.2–1 ms per call; status polled every ` +
+        `${OPTIONS.statusPollIntervalMs} ms, stale after ${OPTIONS.staleAfterMs} ms unsynced`) + '\n' +
+      style.dim(`  cache: ${fmtInt(OPTIONS.contextCacheSize)} contexts (LRU), TTL ` +
+        `${fmtSecs(OPTIONS.contextCacheTimeMs)}; concurrent misses for one context share a store call`) + '\n' +
+      style.dim(`  traffic: ${fmtInt(USERS)} users, ${HOT_SHARE * 100}% of lookups from ` +
+        `${fmtInt(HOT_USERS)} hot users, ${CONCURRENCY} concurrent requests`) + '\n',
+  );
   const rand = random(2024);
   const store = createStore({ out, style });
 
@@ -121,16 +130,8 @@ export async function runBigSegmentsSection({ out, style }) {
   for (const [i, inSegment] of truth) store.members.set(hashContextKey(userKey(i)), inSegment ? included : excluded);
   const hashMs = performance.now() - hashStarted;
   const includedCount = [...truth.values()].filter(Boolean).length;
-
   out.write(
-    `${style.bold('Big Segments')}  ${style.dim(`flag "${FLAG}" on for segment "${SEGMENT}" (${REF})`)}\n` +
-      style.dim(`  store: in-memory Map, 0.2–1 ms per call; status polled every ` +
-        `${OPTIONS.statusPollIntervalMs} ms, stale after ${OPTIONS.staleAfterMs} ms unsynced`) + '\n' +
-      style.dim(`  cache: ${fmtInt(OPTIONS.contextCacheSize)} contexts (LRU), TTL ` +
-        `${fmtSecs(OPTIONS.contextCacheTimeMs)}; concurrent misses for one context share a store call`) + '\n' +
-      style.dim(`  traffic: ${fmtInt(USERS)} users, ${HOT_SHARE * 100}% of lookups from ` +
-        `${fmtInt(HOT_USERS)} hot users, ${CONCURRENCY} concurrent requests`) + '\n' +
-      `  loaded ${style.bold(fmtInt(store.members.size))} members ` +
+    `  loaded ${style.bold(fmtInt(store.members.size))} members ` +
       `(${fmtInt(includedCount)} included, ${fmtInt(store.members.size - includedCount)} excluded): ` +
       `hashed in ${fmtSecs(hashMs)} ` +
       style.dim(`(${fmtInt(Math.round(store.members.size / (hashMs / 1000)))} keys/s)`) + '\n\n',
@@ -239,8 +240,8 @@ export async function runBigSegmentsSection({ out, style }) {
   const ok = style.green('✓');
   const lines = [
     `${fmtInt(totals.lookups)} lookups in ${fmtSecs(totals.ms)} ` +
-      `(${fmtInt(Math.round(totals.lookups / (totals.ms / 1000)))} lookups/s): ` +
-      `${fmtPct(s.cacheHits / s.lookups)} from the cache, ${fmtInt(store.calls.membership)} store calls, ` +
+      `(${fmtInt(Math.round(totals.lookups / (totals.ms / 1000)))}/s): ` +
+      `${fmtPct(s.cacheHits / s.lookups)} cache hits, ${fmtInt(store.calls.membership)} store calls, ` +
       `${fmtInt(s.coalescedLookups)} coalesced`,
     `status: ${statusChain.join(' → ')} ` +
       style.dim(`(${fmtInt(s.statusPolls)} polls, ${s.statusErrors + s.membershipErrors} store errors)`),

@@ -320,8 +320,7 @@ mod tests {
     #[test]
     fn host_errors_and_bad_replies_are_errors() {
         let t = TestHost::new(1);
-        let mut r = FakeRedis::default();
-        r.fail = Some("ECONNREFUSED".into());
+        let r = FakeRedis { fail: Some("ECONNREFUSED".into()), ..Default::default() };
         let (s, _) = store(r, None, false);
         assert_eq!(t.run(s.membership("h")), Err(RedisStoreError::Host(TestValue::Text("ECONNREFUSED".into()))));
         assert!(matches!(
