@@ -79,15 +79,10 @@ class MemoryBigSegmentStore {
   close() {}
 }
 
-function createStore({ out, style }) {
-  if (process.env.REDIS_URL) {
-    // TODO(redis): connect a client to REDIS_URL and return
-    //   redisBigSegmentStore(nodeRedisHost(client))   (or ioredisHost / upstashHost),
-    // after loading the same members under the LaunchDarkly key schema (SPEC.md §B6).
-    out.write(style.yellow('  REDIS_URL is set, but Redis is not wired into this demo yet: ' +
-      'using the in-memory store') + '\n');
-  }
-  return new MemoryBigSegmentStore();
+async function createStore() {
+  if (!process.env.REDIS_URL) return { store: new MemoryBigSegmentStore(), where: 'in-memory Map, 0.2–1 ms per call' };
+  const { RedisDemoStore } = await import('./redis-store.mjs');
+  return { store: await RedisDemoStore.connect(process.env.REDIS_URL), where: `Redis at ${process.env.REDIS_URL}` };
 }
 
 /** Resolves with the next status the listener reports, or undefined after `timeoutMs`. */
@@ -105,9 +100,10 @@ function nextStatus(provider, timeoutMs = 3_000) {
 
 /** Loads the segment, then serves 50k flag evaluations in batches, with a stale store in between. */
 export async function runBigSegmentsSection({ out, style }) {
+  const { store, where } = await createStore();
   out.write(
     `${style.bold('Big Segments')}  ${style.dim(`flag "${FLAG}" on for segment "${SEGMENT}" (${REF})`)}\n` +
-      style.dim(`  store: in-memory Map, 0.2–1 ms per call; status polled every ` +
+      style.dim(`  store: ${where}; status polled every ` +
         `${OPTIONS.statusPollIntervalMs} ms, stale after ${OPTIONS.staleAfterMs} ms unsynced`) + '\n' +
       style.dim(`  cache: ${fmtInt(OPTIONS.contextCacheSize)} contexts (LRU), TTL ` +
         `${fmtSecs(OPTIONS.contextCacheTimeMs)}; concurrent misses for one context share a store call`) + '\n' +
@@ -115,7 +111,6 @@ export async function runBigSegmentsSection({ out, style }) {
         `${fmtInt(HOT_USERS)} hot users, ${CONCURRENCY} concurrent requests`) + '\n',
   );
   const rand = random(2024);
-  const store = createStore({ out, style });
 
   // Who is in the segment (ground truth, by user index), and the store's copy of it by hash.
   const truth = new Map();
@@ -129,6 +124,7 @@ export async function runBigSegmentsSection({ out, style }) {
   const hashStarted = performance.now();
   for (const [i, inSegment] of truth) store.members.set(hashContextKey(userKey(i)), inSegment ? included : excluded);
   const hashMs = performance.now() - hashStarted;
+  await store.load?.();
   const includedCount = [...truth.values()].filter(Boolean).length;
   out.write(
     `  loaded ${style.bold(fmtInt(store.members.size))} members ` +
