@@ -74,16 +74,19 @@ impl RedisHost for JsRedisHost {
         call(&self.command, &self.target, &strings(&args)).map(|r| r.map(|v| reply_of(&v))).boxed_local()
     }
 
-    fn pipeline(&self, commands: Vec<Vec<String>>) -> Option<LocalBoxFuture<'static, Result<Vec<RedisReply>, JsValue>>> {
+    fn pipeline(
+        &self,
+        commands: Vec<Vec<String>>,
+    ) -> Option<LocalBoxFuture<'static, Result<Vec<RedisReply>, JsValue>>> {
         let f = self.pipeline.as_ref()?;
         let commands: Array = commands.iter().map(|c| JsValue::from(strings(c))).collect();
         Some(
             call(f, &self.target, &commands)
                 .map(|r| {
                     let replies = r?;
-                    let replies = replies
-                        .dyn_ref::<Array>()
-                        .ok_or_else(|| type_error(&format!("Redis pipeline did not return an array, {}", got(&replies))))?;
+                    let replies = replies.dyn_ref::<Array>().ok_or_else(|| {
+                        type_error(&format!("Redis pipeline did not return an array, {}", got(&replies)))
+                    })?;
                     Ok(replies.iter().map(|v| reply_of(&v)).collect())
                 })
                 .boxed_local(),

@@ -70,7 +70,11 @@ fn membership_from(answer: &JsValue) -> Option<JsValue> {
     Some(frozen(out))
 }
 
-fn call_settled(f: &Function, this: &JsValue, arg: Option<&JsValue>) -> LocalBoxFuture<'static, Result<JsValue, JsValue>> {
+fn call_settled(
+    f: &Function,
+    this: &JsValue,
+    arg: Option<&JsValue>,
+) -> LocalBoxFuture<'static, Result<JsValue, JsValue>> {
     let called = match arg {
         Some(a) => f.call1(this, a),
         None => f.call0(this),

@@ -77,8 +77,7 @@ impl<M: Clone> MembershipCache<M> {
     /// Stores `value` for `key` as of `now_ms`, replacing any previous entry (and restarting its
     /// TTL). Evicts least recently used entries while the cache is full.
     pub fn insert(&mut self, key: String, value: M, now_ms: f64) {
-        // NaN-safe: a TTL that is not > 0 caches nothing.
-        if self.capacity == 0 || !(self.ttl_ms > 0.0) {
+        if self.capacity == 0 || self.ttl_ms.is_nan() || self.ttl_ms <= 0.0 {
             return;
         }
         if let Some(old) = self.entries.remove(&key) {

@@ -541,13 +541,13 @@ impl<S: BigSegmentStore + 'static> BigSegmentStoreManager<S> {
     /// background polling, when the last poll finished `statusPollIntervalMs` or more ago.
     fn status_for_lookup(&self) -> LocalBoxFuture<'static, BigSegmentStoreStatus> {
         let last = self.inner.status.last_status();
+        let now = self.inner.host.clock.monotonic_ms();
         let refresh = {
             let st = self.inner.state.borrow();
-            let now = self.inner.host.clock.monotonic_ms();
             !st.started
                 && match st.last_poll_at {
                     None => true,
-                    Some(at) => !(now - at < self.inner.config.status_poll_interval_ms),
+                    Some(at) => now - at >= self.inner.config.status_poll_interval_ms,
                 }
         };
         match last {
@@ -910,8 +910,7 @@ mod tests {
         let err = opts(|o| o.stale_after_ms = Other).unwrap_err();
         assert_eq!((err.kind, err.option), (ConfigErrorKind::Type, "staleAfterMs"));
         for bad in [1.5, 0.0, -3.0, f64::NAN, f64::INFINITY] {
-            let mut o = BigSegmentsOptionValues::default();
-            o.context_cache_size = Number(bad);
+            let o = BigSegmentsOptionValues { context_cache_size: Number(bad), ..Default::default() };
             let err = BigSegmentsConfig::from_options(&o).unwrap_err();
             assert_eq!(
                 (err.kind, err.message.as_str()),
@@ -1313,7 +1312,7 @@ mod tests {
         th.advance(1.0);
         assert!(first.borrow().is_some() && second.borrow().is_some());
         assert_eq!(store.s.close_calls.get(), 1);
-        assert!(th.run(m.close()) == ());
+        th.run(m.close());
         assert_eq!(store.s.close_calls.get(), 1);
         assert!(m.is_closed());
         assert_eq!(th.clock.pending_timers(), 0, "the poller's timer is gone");
@@ -1371,7 +1370,7 @@ mod tests {
     // --- re-entrancy -----------------------------------------------------------------------
 
     #[test]
-    fn store_listener_and_logger_paths_may_reenter_the_manager() {
+    fn store_and_listener_callbacks_may_reenter_the_manager() {
         let (th, store, m) = setup(config());
         let th = Rc::new(th);
         store.set_member("u1", "seg.g1", true);

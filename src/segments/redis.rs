@@ -148,10 +148,8 @@ impl<H: RedisHost> RedisStore<H> {
     ) -> LocalBoxFuture<'static, Result<Option<MembershipEntries>, RedisStoreError<H::Error>>> {
         let include_key = format!("{}{context_hash}", self.include_prefix);
         let exclude_key = format!("{}{context_hash}", self.exclude_prefix);
-        let commands = vec![
-            vec!["SMEMBERS".to_string(), include_key.clone()],
-            vec!["SMEMBERS".to_string(), exclude_key.clone()],
-        ];
+        let commands =
+            vec![vec!["SMEMBERS".to_string(), include_key.clone()], vec!["SMEMBERS".to_string(), exclude_key.clone()]];
         let replies: LocalBoxFuture<'static, Result<Vec<RedisReply>, H::Error>> = match self.host.pipeline(commands) {
             Some(p) => p,
             None => {
@@ -222,7 +220,10 @@ mod tests {
             };
             async move { r }.boxed_local()
         }
-        fn pipeline(&self, cmds: Vec<Vec<String>>) -> Option<LocalBoxFuture<'static, Result<Vec<RedisReply>, TestValue>>> {
+        fn pipeline(
+            &self,
+            cmds: Vec<Vec<String>>,
+        ) -> Option<LocalBoxFuture<'static, Result<Vec<RedisReply>, TestValue>>> {
             if !self.pipelines {
                 return None;
             }
@@ -263,7 +264,9 @@ mod tests {
             let got = t.run(s.metadata());
             match expect {
                 Ok(last) => assert_eq!(got, Ok(Some(StoreMetadata { last_up_to_date: last })), "{stored:?}"),
-                Err(()) => assert!(matches!(got, Err(RedisStoreError::Schema(m)) if m.contains("not a number")), "{stored:?}"),
+                Err(()) => {
+                    assert!(matches!(got, Err(RedisStoreError::Schema(m)) if m.contains("not a number")), "{stored:?}")
+                }
             }
         }
     }
@@ -293,7 +296,10 @@ mod tests {
             assert_eq!(t.run(s.membership("h")), Ok(Some(vec![("x.g1".into(), true)])));
             assert_eq!(
                 *redis.log.borrow(),
-                [format!("SMEMBERS {stored_under}:big_segment_include:h"), format!("SMEMBERS {stored_under}:big_segment_exclude:h")]
+                [
+                    format!("SMEMBERS {stored_under}:big_segment_include:h"),
+                    format!("SMEMBERS {stored_under}:big_segment_exclude:h")
+                ]
             );
         }
     }

@@ -25,8 +25,10 @@ impl BigSegmentStoreStatus {
     pub fn from_metadata(metadata: Option<&StoreMetadata>, now_epoch_ms: f64, stale_after_ms: f64) -> Self {
         let stale = match metadata.and_then(|m| m.last_up_to_date) {
             None => true,
-            // Written as "not fresh" so that NaN anywhere means stale.
-            Some(last) => !(now_epoch_ms - last < stale_after_ms),
+            Some(last) => {
+                let age = now_epoch_ms - last;
+                age.is_nan() || age >= stale_after_ms
+            }
         };
         BigSegmentStoreStatus { available: true, stale }
     }
