@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 quiet=0
 [ "${1:-}" = "--quiet" ] && quiet=1
 say() { [ "$quiet" = 1 ] || echo "[build] $*" >&2; }
-export PATH="$PWD/.tools/bin:$PATH"
+export PATH="$(bash scripts/tools-dir.sh)/bin:$PATH"
 
 cargo build --release --target wasm32-unknown-unknown ${quiet:+--quiet}
 wasm=target/wasm32-unknown-unknown/release/cutover.wasm

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what a fresh machine lacks, and nothing it already has:
-#   the wasm32 Rust target, wasm-bindgen-cli at exactly the crate's version (into .tools/),
+#   the wasm32 Rust target, wasm-bindgen-cli at exactly the crate's version (scripts/tools-dir.sh),
 #   the npm dev dependencies (npm ci), and with --system the Debian packages the tests use.
 # Usage: scripts/setup.sh [--system] [--quiet]
 set -euo pipefail
@@ -33,11 +33,12 @@ fi
 
 # The CLI must equal the wasm-bindgen crate version in Cargo.lock.
 wbg_version=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' Cargo.lock)
-if [ "$(.tools/bin/wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$wbg_version" ]; then
-  say "installing wasm-bindgen-cli $wbg_version into .tools/ (about 2 minutes)"
+tools=$(bash scripts/tools-dir.sh)
+if [ "$("$tools/bin/wasm-bindgen" --version 2>/dev/null | awk '{print $2}')" != "$wbg_version" ]; then
+  say "installing wasm-bindgen-cli $wbg_version into $tools (about 2 minutes, once per machine)"
   # Without --locked first: the registry mirror here lacks a crate version its lockfile pins.
-  cargo install wasm-bindgen-cli --version "=$wbg_version" --root .tools \
-    || cargo install wasm-bindgen-cli --version "=$wbg_version" --root .tools --locked
+  cargo install wasm-bindgen-cli --version "=$wbg_version" --root "$tools" \
+    || cargo install wasm-bindgen-cli --version "=$wbg_version" --root "$tools" --locked
 fi
 
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
