@@ -27,6 +27,11 @@ pub trait Clock {
 /// A timer: the future resolves after `ms` milliseconds.
 pub trait Sleep {
     fn sleep(&self, ms: f64) -> LocalBoxFuture<'static, ()>;
+    /// A timer for background work (status polling) that must not keep an otherwise idle host
+    /// process alive. Hosts without such a notion use an ordinary timer.
+    fn sleep_in_background(&self, ms: f64) -> LocalBoxFuture<'static, ()> {
+        self.sleep(ms)
+    }
 }
 
 /// Uniform random numbers in `[0, 1)`.

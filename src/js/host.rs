@@ -39,6 +39,9 @@ impl Sleep for JsSleep {
         let ms = if ms.is_finite() { ms.ceil().clamp(0.0, f64::from(i32::MAX)) as u32 } else { i32::MAX as u32 };
         gloo_timers::future::TimeoutFuture::new(ms).boxed_local()
     }
+    fn sleep_in_background(&self, ms: f64) -> LocalBoxFuture<'static, ()> {
+        super::timer::unref_sleep(ms)
+    }
 }
 
 /// xorshift64* seeded once from `crypto.getRandomValues`: sampling needs speed, not secrecy.

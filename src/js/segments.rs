@@ -10,7 +10,6 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::host::js_host;
-use super::timer::UnrefSleep;
 use super::value::{finite, get, got, method, range_error, set, settle, type_error};
 use crate::host::HostValue;
 use crate::segments::{
@@ -163,8 +162,7 @@ impl WasmBigSegmentStoreManager {
             ConfigErrorKind::Type => type_error(&e.message),
         };
         let config = BigSegmentsConfig::from_options(&values).map_err(config_error)?;
-        let mut host = js_host(&get(&options, "logger"))?;
-        host.sleep = Rc::new(UnrefSleep);
+        let host = js_host(&get(&options, "logger"))?;
         let inner = BigSegmentStoreManager::new(store, config, host).map_err(config_error)?;
         Ok(WasmBigSegmentStoreManager { inner })
     }

@@ -12,7 +12,6 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::value::method;
-use crate::host::Sleep;
 
 #[wasm_bindgen]
 extern "C" {
@@ -34,27 +33,24 @@ impl Drop for Timer {
     }
 }
 
-pub struct UnrefSleep;
-
-impl Sleep for UnrefSleep {
-    fn sleep(&self, ms: f64) -> LocalBoxFuture<'static, ()> {
-        let ms = if ms.is_finite() { ms.ceil().clamp(0.0, f64::from(i32::MAX)) as i32 } else { i32::MAX };
-        let (tx, rx) = oneshot::channel::<()>();
-        let tx = Rc::new(RefCell::new(Some(tx)));
-        let closure = Closure::<dyn FnMut()>::new(move || {
-            if let Some(tx) = tx.borrow_mut().take() {
-                let _ = tx.send(());
-            }
-        });
-        let handle = set_timeout(closure.as_ref().unchecked_ref(), ms);
-        if let Some(unref) = method(&handle, "unref") {
-            let _ = unref.call0(&handle);
+/// Resolves after `ms`; the timer does not keep Node alive.
+pub fn unref_sleep(ms: f64) -> LocalBoxFuture<'static, ()> {
+    let ms = if ms.is_finite() { ms.ceil().clamp(0.0, f64::from(i32::MAX)) as i32 } else { i32::MAX };
+    let (tx, rx) = oneshot::channel::<()>();
+    let tx = Rc::new(RefCell::new(Some(tx)));
+    let closure = Closure::<dyn FnMut()>::new(move || {
+        if let Some(tx) = tx.borrow_mut().take() {
+            let _ = tx.send(());
         }
-        let timer = Timer { handle, _closure: closure };
-        async move {
-            let _ = rx.await;
-            drop(timer);
-        }
-        .boxed_local()
+    });
+    let handle = set_timeout(closure.as_ref().unchecked_ref(), ms);
+    if let Some(unref) = method(&handle, "unref") {
+        let _ = unref.call0(&handle);
     }
+    let timer = Timer { handle, _closure: closure };
+    async move {
+        let _ = rx.await;
+        drop(timer);
+    }
+    .boxed_local()
 }

@@ -435,7 +435,7 @@ impl<S: BigSegmentStore + 'static> BigSegmentStoreManager<S> {
             if let Either::Right(_) = future::select(poll, &mut stop).await {
                 return;
             }
-            let pause = host.sleep.sleep(interval_ms);
+            let pause = host.sleep.sleep_in_background(interval_ms);
             if let Either::Right(_) = future::select(pause, &mut stop).await {
                 return;
             }
