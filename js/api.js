@@ -5,7 +5,8 @@
 
 function createApi(wasm) {
   const INNER = Symbol('cutover.inner');
-  const FAILURE = wasm.failureBrand();
+  // Looked up on first use: with the web entry the wasm is initialised after this module loads.
+  let failureBrand;
 
   function describe(value) {
     if (value === null) return 'got null';
@@ -25,7 +26,8 @@ function createApi(wasm) {
 
   /** Makes an origin fail without throwing: `return failure(new Error('not found'))`. */
   function failure(error) {
-    return Object.freeze({ [FAILURE]: true, error });
+    failureBrand ??= wasm.failureBrand();
+    return Object.freeze({ [failureBrand]: true, error });
   }
 
   function options(value, what) {

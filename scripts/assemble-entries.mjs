@@ -22,7 +22,7 @@ writeFileSync(
   join(dist, 'cutover.web.mjs'),
   esm(
     "import * as wasm from './cutover_glue.web.mjs';",
-    "export { default as init, initSync } from './cutover_glue.web.mjs';\n",
+    "export { default, default as init, initSync } from './cutover_glue.web.mjs';\n",
   ),
 );
 writeFileSync(

@@ -1,0 +1,229 @@
+// The browser dashboard (www/): serve it, open it in headless Chromium, and check that the wasm
+// package runs in the page and that the controls change what cutover measures.
+
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createInterface } from 'node:readline';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = resolve(HERE, '..', '..');
+const CHROMIUM = '/usr/bin/chromium';
+const SCREENSHOT = join(HERE, 'www', 'dashboard.png');
+
+const skip = !existsSync(CHROMIUM) ? `${CHROMIUM} not installed`
+  : !existsSync(join(ROOT, 'dist', 'cutover.browser.mjs')) ? 'dist/ not built'
+  : false;
+
+/** Starts www/serve.mjs on a free port; resolves with the child and its URL. */
+async function startServer() {
+  const child = spawn(process.execPath, [join(ROOT, 'www', 'serve.mjs'), '--port', '0'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => { stderr += chunk; });
+  const lines = createInterface({ input: child.stdout });
+  const url = await new Promise((resolveUrl, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${stderr}`)), 5000);
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${stderr}`)));
+    lines.once('line', (line) => {
+      clearTimeout(timer);
+      const match = /^cutover dashboard: (http:\/\/127\.0\.0\.1:(\d+)\/)$/.exec(line);
+      if (match && Number(match[2]) > 0) resolveUrl(match[1]);
+      else reject(new Error(`unexpected first line: ${JSON.stringify(line)}`));
+    });
+  });
+  return { child, url };
+}
+
+async function stopServer(child) {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await Promise.race([exited, sleep(2000)]);
+  if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+}
+
+/** '1,234.5' → 1234.5, '97.3%' → 97.3, '—' → NaN. */
+const num = (text) => (text == null || /^[—–-]$/.test(text.trim()) ? NaN : Number(text.replace(/[,%\s]|ms$/g, '')));
+
+describe('www dashboard in headless Chromium', { skip, timeout: 60_000 }, () => {
+  let server;
+  let browser;
+  let page;
+  const problems = []; // console errors, page errors, failed requests
+  let loaded = false; // the later steps need a running page
+  const needPage = (t) => {
+    if (!loaded) t.skip('the dashboard did not load');
+    return !loaded;
+  };
+
+  const text = (id) => page.locator(`[data-testid="${id}"]`).textContent();
+  const value = async (id) => num(await text(id));
+
+  /** Polls `read` until `ok(result)`; fails with the last value after `timeoutMs`. */
+  async function until(what, read, ok, timeoutMs = 6000) {
+    const deadline = Date.now() + timeoutMs;
+    let last;
+    for (;;) {
+      last = await read();
+      if (ok(last)) return last;
+      if (Date.now() > deadline) assert.fail(`${what}: still ${JSON.stringify(last)} after ${timeoutMs} ms`);
+      await sleep(100);
+    }
+  }
+  const ticks = () => value('tick');
+  async function waitTicks(n) {
+    const start = await ticks();
+    await until(`${n} more ticks`, ticks, (t) => t >= start + n, n * 1000 + 3000);
+  }
+  async function setRange(id, v) {
+    await page.locator(`[data-testid="${id}"]`).evaluate((input, v) => {
+      input.value = String(v);
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      input.dispatchEvent(new Event('change', { bubbles: true }));
+    }, v);
+  }
+  const setStage = (stage) => page.selectOption('[data-testid="stage-select"]', stage);
+
+  before(async () => {
+    const { chromium } = await import('playwright-core');
+    server = await startServer();
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic', '--no-first-run',
+        '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console: ${msg.text()}`); });
+    page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+    page.on('requestfailed', (req) => problems.push(`request failed: ${req.url()} ${req.failure()?.errorText}`));
+    page.on('response', (res) => { if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`); });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await stopServer(server?.child);
+  });
+
+  it('the server sends the wasm as application/wasm and refuses paths outside www/ and dist/', async () => {
+    const wasm = await fetch(new URL('/dist/cutover_bg.wasm', server.url));
+    assert.equal(wasm.status, 200);
+    assert.equal(wasm.headers.get('content-type'), 'application/wasm');
+    const bytes = new Uint8Array(await wasm.arrayBuffer());
+    assert.deepEqual([...bytes.subarray(0, 4)], [0x00, 0x61, 0x73, 0x6d]);
+    const page = await fetch(server.url);
+    assert.match(page.headers.get('content-type'), /^text\/html/);
+    const mjs = await fetch(new URL('/app.mjs', server.url));
+    assert.match(mjs.headers.get('content-type'), /^text\/javascript/);
+    // fetch() normalizes dot segments, so send raw paths over a socket-level request.
+    const { request } = await import('node:http');
+    const raw = (path) => new Promise((ok, bad) => {
+      const { hostname, port } = new URL(server.url);
+      request({ hostname, port, path }, (res) => { res.resume(); ok(res.statusCode); }).on('error', bad).end();
+    });
+    for (const path of ['/../package.json', '/dist/../package.json', '/dist/..%2fpackage.json',
+      '/%2e%2e%2fpackage.json', '/dist/%2e%2e/%2e%2e/package.json', '/..%5cpackage.json']) {
+      const status = await raw(path);
+      assert.ok(status === 403 || status === 404, `${path} → ${status}`);
+    }
+  });
+
+  it('loads the wasm package and shows live numbers, without console errors', async () => {
+    await page.goto(server.url);
+    const status = await until('wasm status', () => text('wasm-status'), (s) => s === 'running' || s.startsWith('error'), 10_000);
+    assert.equal(status, 'running', `the page could not load cutover (${problems.join('; ')})`);
+    await until('first ticks', ticks, (t) => t >= 2, 6000);
+    assert.equal(await text('stage'), 'shadow');
+    assert.ok(await value('ops-per-sec') > 0, 'operations per second');
+    assert.ok(await value('old-p50') > 0, 'old p50');
+    assert.ok(await value('new-p99') >= await value('new-p50'), 'new p99 ≥ p50');
+    assert.match(await text('consistency-rate'), /^\d+(\.\d)?%$/);
+    assert.ok(await value('consistency-checked') > 0);
+    assert.ok(await value('events-count') > 0, 'migration_op events received');
+    const line = await page.locator('[data-testid="events"] > div').first().textContent();
+    const event = JSON.parse(line);
+    assert.equal(event.kind, 'migration_op');
+    assert.equal(event.evaluation.key, 'kv-store-migration');
+    assert.equal(event.evaluation.value, 'shadow');
+    const d = await page.locator('[data-testid="latency-chart"] path[data-series="newP50"]').getAttribute('d');
+    assert.match(d, /^M[\d.]+,[\d.]+L/, 'the latency chart draws a line');
+    // Big Segments
+    assert.ok(await value('segment-members') > 1000);
+    await until('segment lookups/s', () => value('segment-lookups-per-sec'), (v) => v > 0);
+    assert.match(await text('segment-cache-hit-rate'), /^\d+(\.\d)?%$/);
+    assert.equal(await text('segment-status'), 'HEALTHY');
+    assert.deepEqual(problems, []);
+    loaded = true;
+  });
+
+  it('50% mismatches in shadow bring the consistency rate down', async (t) => {
+    if (needPage(t)) return;
+    await setStage('shadow');
+    await setRange('mismatch-rate', 50);
+    assert.equal(await text('mismatch-rate-value'), '50%');
+    const rate = await until('consistency rate', () => value('consistency-rate'), (v) => v < 80, 5000);
+    assert.ok(rate > 20, `about half the reads should still agree, got ${rate}%`);
+    assert.equal(await page.locator('[data-testid="consistency-rate"]').getAttribute('data-level'), 'bad');
+    await setRange('mismatch-rate', 2);
+  });
+
+  it('raising the new store latency raises the new p50', async (t) => {
+    if (needPage(t)) return;
+    const before = await value('new-p50');
+    assert.ok(before < 40, `new p50 starts low (${before} ms)`);
+    await setRange('new-latency', 150);
+    await until('new p50', () => value('new-p50'), (v) => v > 100, 6000);
+    assert.ok(await value('old-p50') < 80, 'the old store is not affected');
+    await setRange('new-latency', 15);
+  });
+
+  it('the stale toggle flips the Big Segments store status and back', async (t) => {
+    if (needPage(t)) return;
+    await page.click('[data-testid="stale-toggle"]');
+    assert.equal(await text('segment-sync'), 'halted');
+    await until('segment status', () => text('segment-status'), (s) => s === 'STALE', 5000);
+    await page.click('[data-testid="stale-toggle"]');
+    await until('segment status', () => text('segment-status'), (s) => s === 'HEALTHY', 5000);
+    assert.ok(await value('segment-status-changes') >= 2);
+  });
+
+  it("stage 'off' stops calls to the new origin and consistency checks", async (t) => {
+    if (needPage(t)) return;
+    await setStage('off');
+    assert.equal(await text('stage'), 'off');
+    await waitTicks(2); // operations started before the switch have finished and been counted
+    const total = await value('new-invoked-total');
+    await waitTicks(2);
+    assert.equal(await value('new-invoked-total'), total, 'no more new-origin calls');
+    assert.equal(await value('new-invoked'), 0);
+    assert.ok(await value('old-invoked') > 0, 'the old origin still serves');
+    assert.equal(await text('consistency-rate'), '—');
+    assert.equal(await text('new-p50'), '—');
+    const event = JSON.parse(await page.locator('[data-testid="events"] > div').first().textContent());
+    assert.equal(event.evaluation.value, 'off');
+    assert.deepEqual(event.measurements.find((m) => m.key === 'invoked').values, { old: true });
+  });
+
+  it('renders a clean dashboard (screenshot) with no console errors', async (t) => {
+    if (needPage(t)) return;
+    await setStage('live');
+    await page.selectOption('[data-testid="order-select"]', 'serial'); // rebuilds the migrator
+    assert.equal(await text('execution-order'), 'serial');
+    await setRange('mismatch-rate', 3);
+    await setRange('error-rate', 2);
+    await waitTicks(3);
+    assert.ok(await value('new-invoked') > 0, 'the new origin serves again');
+    assert.ok(await value('consistency-checked') > 0, 'live reads are compared again');
+    mkdirSync(dirname(SCREENSHOT), { recursive: true });
+    await page.screenshot({ path: SCREENSHOT, fullPage: true });
+    assert.deepEqual(problems, []);
+  });
+});

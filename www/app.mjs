@@ -1,0 +1,429 @@
+// The cutover dashboard: a live technology migration between two simulated in-page stores, and a
+// Big Segments store behind cutover's cache and status polling. Everything shown is measured by
+// cutover itself (`migrator.stats()`, `trackMigrationOp` events, `manager.stats()`, the status
+// provider); the page only draws it.
+
+import { createChart } from './chart.mjs';
+import { knobs, oldOrigin, newOrigin, sameRecord, records, KEYS, keyOf, MemoryBigSegmentStore, random } from './sim.mjs';
+
+const TICK_MS = 1000; // statistics are read and reset once per tick
+const WINDOW = 61; // points shown in the charts: the last minute
+const FLAG = 'kv-store-migration';
+const CONCURRENCY = 8; // simulated clients, each one operation at a time
+const READ_SHARE = 0.8;
+const EVENTS_SHOWN = 40;
+
+const STAGES = ['off', 'dualwrite', 'shadow', 'live', 'rampdown', 'complete'];
+const STAGE_PLAN = {
+  off: ['old', 'old'],
+  dualwrite: ['old', 'old → new'],
+  shadow: ['old (authoritative) + new, compared', 'old → new'],
+  live: ['new (authoritative) + old, compared', 'new → old'],
+  rampdown: ['new', 'new → old'],
+  complete: ['new', 'new'],
+};
+
+const SEGMENT = 'beta-testers';
+const GENERATION = 3;
+const USERS = 6000;
+const HOT_USERS = 400; // get 80% of the lookups
+const LOOKUP_BATCH = 16; // lookups per batch …
+const LOOKUP_EVERY_MS = 20; // … every 20 ms: ~800 lookups/s
+const SEGMENT_OPTIONS = {
+  contextCacheSize: 1000,
+  contextCacheTimeMs: 5000,
+  statusPollIntervalMs: 250,
+  staleAfterMs: 1500,
+};
+
+const $ = (id) => {
+  const node = document.querySelector(`[data-testid="${id}"]`);
+  if (!node) throw new Error(`no element with data-testid="${id}"`);
+  return node;
+};
+const show = (id, text) => {
+  const node = $(id);
+  if (node.textContent !== text) node.textContent = text;
+};
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const fmtInt = (n) => Math.round(n).toLocaleString('en-US');
+const fmtMs = (x) => (x == null ? '—' : x < 10 ? x.toFixed(2) : x < 100 ? x.toFixed(1) : x.toFixed(0));
+const fmtPct = (x) => (x == null ? '—' : `${(100 * x).toFixed(1)}%`);
+const fmtRate = (x) => (x < 10 ? x.toFixed(1) : fmtInt(x));
+const fmtAxis = (v) => String(Number(v.toPrecision(3)));
+
+function fail(error) {
+  const status = $('wasm-status');
+  status.textContent = `error: ${error?.message ?? error}`;
+  status.className = 'pill bad';
+  console.error(error);
+}
+
+async function main() {
+  let cutover;
+  try {
+    cutover = await import('cutover'); // the import map points this at /dist/cutover.browser.mjs
+  } catch (error) {
+    fail(error);
+    return;
+  }
+  const status = $('wasm-status');
+  status.textContent = 'running';
+  status.className = 'pill ok';
+  startMigration(cutover);
+  startBigSegments(cutover);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Migration
+
+function startMigration({ MigratorBuilder }) {
+  const flag = { stage: 'shadow', version: 1, order: 'parallel' };
+  const events = { total: 0, sinceTick: 0, recent: [] };
+
+  // The flag system: this page. Every context gets the stage the select says.
+  const client = {
+    migrationVariation() {
+      return {
+        value: flag.stage,
+        variationIndex: STAGES.indexOf(flag.stage),
+        reason: { kind: 'FALLTHROUGH' },
+        flagVersion: flag.version,
+      };
+    },
+    trackMigrationOp(event) {
+      events.total++;
+      events.sinceTick++;
+      events.recent.push(event);
+      if (events.recent.length > EVENTS_SHOWN) events.recent.shift();
+    },
+  };
+
+  const build = () =>
+    new MigratorBuilder(client)
+      .readExecutionOrder(flag.order)
+      .read((key, signal) => oldOrigin.read(key, signal), (key, signal) => newOrigin.read(key, signal), sameRecord)
+      .write((p, signal) => oldOrigin.write(p, signal), (p, signal) => newOrigin.write(p, signal))
+      .build();
+  let migrator = build();
+
+  const totals = { oldInvoked: 0, newInvoked: 0, failed: 0, failedSinceTick: 0, ops: 0 };
+
+  async function clientLoop() {
+    for (;;) {
+      const m = migrator;
+      const n = Math.floor(Math.random() * KEYS);
+      const key = keyOf(n);
+      const context = { kind: 'user', key: `u${n}` };
+      try {
+        if (Math.random() < READ_SHARE) {
+          const result = await m.read(FLAG, context, 'off', key);
+          if (!result.success) totals.failedSinceTick++;
+        } else {
+          const current = records.get(key);
+          const record = { plan: Math.random() < 0.5 ? 'free' : 'pro', version: current.version + 1 };
+          const result = await m.write(FLAG, context, 'off', { key, record });
+          if (!result.authoritative.success) totals.failedSinceTick++;
+        }
+      } catch (error) {
+        // read()/write() reject only on misuse or abort; neither should happen here.
+        console.error('cutover rejected an operation:', error);
+        await sleep(250);
+      }
+    }
+  }
+  for (let i = 0; i < CONCURRENCY; i++) clientLoop();
+
+  // Controls.
+  const stageSelect = $('stage-select');
+  stageSelect.value = flag.stage;
+  stageSelect.addEventListener('change', () => {
+    flag.stage = stageSelect.value;
+    flag.version++;
+    showStage();
+  });
+  const orderSelect = $('order-select');
+  orderSelect.value = flag.order;
+  orderSelect.addEventListener('change', () => {
+    flag.order = orderSelect.value;
+    migrator = build(); // a fresh migrator; clients pick it up on their next operation
+    show('execution-order', flag.order);
+  });
+  const slider = (id, valueId, apply, format) => {
+    const input = $(id);
+    const update = () => {
+      apply(Number(input.value));
+      show(valueId, format(Number(input.value)));
+    };
+    input.addEventListener('input', update);
+    input.addEventListener('change', update);
+    update();
+  };
+  slider('old-latency', 'old-latency-value', (v) => (knobs.oldLatencyMs = v), (v) => `${v} ms`);
+  slider('new-latency', 'new-latency-value', (v) => (knobs.newLatencyMs = v), (v) => `${v} ms`);
+  slider('mismatch-rate', 'mismatch-rate-value', (v) => (knobs.mismatchRate = v / 100), (v) => `${v}%`);
+  slider('error-rate', 'error-rate-value', (v) => (knobs.errorRate = v / 100), (v) => `${v}%`);
+
+  function showStage() {
+    show('stage', flag.stage);
+    show('flag-version', String(flag.version));
+    const [reads, writes] = STAGE_PLAN[flag.stage];
+    show('stage-reads', reads);
+    show('stage-writes', writes);
+    document.querySelectorAll('.stages li').forEach((li) => {
+      li.classList.toggle('current', li.dataset.stage === flag.stage);
+    });
+  }
+  showStage();
+  show('execution-order', flag.order);
+
+  // Charts.
+  const OLD = '#f2a93b';
+  const NEW = '#4ea8ff';
+  const charts = {
+    latency: createChart($('latency-chart'), {
+      window: WINDOW, tickMs: TICK_MS, format: fmtAxis, minMax: 10,
+      series: [
+        { key: 'oldP50', label: 'old p50', color: OLD },
+        { key: 'oldP99', label: 'old p99', color: OLD, dash: '4 3' },
+        { key: 'newP50', label: 'new p50', color: NEW },
+        { key: 'newP99', label: 'new p99', color: NEW, dash: '4 3' },
+      ],
+    }),
+    consistency: createChart($('consistency-chart'), {
+      window: WINDOW, tickMs: TICK_MS, fixedMax: 100, format: (v) => `${v}%`,
+      series: [{ key: 'consistency', label: 'consistent reads', color: '#3ecf8e' }],
+    }),
+    errors: createChart($('errors-chart'), {
+      window: WINDOW, tickMs: TICK_MS, format: fmtAxis, minMax: 1,
+      series: [
+        { key: 'oldErrors', label: 'old errors/s', color: OLD },
+        { key: 'newErrors', label: 'new errors/s', color: NEW },
+        { key: 'failed', label: 'failed operations/s', color: '#ff5d6c', dash: '4 3' },
+      ],
+    }),
+    calls: createChart($('calls-chart'), {
+      window: WINDOW, tickMs: TICK_MS, format: fmtAxis, minMax: 10,
+      series: [
+        { key: 'oldCalls', label: 'old calls/s', color: OLD },
+        { key: 'newCalls', label: 'new calls/s', color: NEW },
+      ],
+    }),
+  };
+
+  const history = [];
+  let ticks = 0;
+  let last = performance.now();
+
+  function tick() {
+    const now = performance.now();
+    const secs = Math.max(0.001, (now - last) / 1000);
+    last = now;
+    const s = migrator.stats();
+    migrator.resetStats();
+    const { read, write } = s;
+    ticks++;
+
+    const oldInvoked = read.old.invoked + write.old.invoked;
+    const newInvoked = read.new.invoked + write.new.invoked;
+    totals.oldInvoked += oldInvoked;
+    totals.newInvoked += newInvoked;
+    totals.ops += read.count + write.count;
+    const failed = totals.failedSinceTick;
+    totals.failed += failed;
+    totals.failedSinceTick = 0;
+    const { checked, consistent } = read.consistency;
+    const point = {
+      oldP50: read.old.latencyMs?.p50 ?? null,
+      oldP99: read.old.latencyMs?.p99 ?? null,
+      newP50: read.new.latencyMs?.p50 ?? null,
+      newP99: read.new.latencyMs?.p99 ?? null,
+      consistency: checked ? (100 * consistent) / checked : null,
+      oldErrors: (read.old.errors + write.old.errors) / secs,
+      newErrors: (read.new.errors + write.new.errors) / secs,
+      failed: failed / secs,
+      oldCalls: oldInvoked / secs,
+      newCalls: newInvoked / secs,
+    };
+    history.push(point);
+    if (history.length > WINDOW) history.shift();
+
+    show('tick', String(ticks));
+    show('ops-per-sec', fmtRate((read.count + write.count) / secs));
+    show('reads-per-sec', fmtRate(read.count / secs));
+    show('writes-per-sec', fmtRate(write.count / secs));
+    show('old-p50', fmtMs(point.oldP50));
+    show('old-p99', fmtMs(point.oldP99));
+    show('new-p50', fmtMs(point.newP50));
+    show('new-p99', fmtMs(point.newP99));
+    show('consistency-rate', checked ? fmtPct(consistent / checked) : '—');
+    show('consistency-checked', fmtInt(checked));
+    show('old-errors', fmtRate(point.oldErrors));
+    show('new-errors', fmtRate(point.newErrors));
+    show('failed-per-sec', fmtRate(point.failed));
+    show('old-invoked', fmtInt(oldInvoked));
+    show('new-invoked', fmtInt(newInvoked));
+    show('old-invoked-total', fmtInt(totals.oldInvoked));
+    show('new-invoked-total', fmtInt(totals.newInvoked));
+    show('ops-total', fmtInt(totals.ops));
+    show('events-per-sec', fmtRate(events.sinceTick / secs));
+    events.sinceTick = 0;
+
+    const rate = checked ? consistent / checked : null;
+    $('consistency-rate').dataset.level = rate == null ? 'none' : rate >= 0.99 ? 'good' : rate >= 0.9 ? 'warn' : 'bad';
+
+    for (const chart of Object.values(charts)) chart.update(history);
+  }
+  setInterval(tick, TICK_MS);
+
+  // The event stream, refreshed more often than the statistics.
+  const list = $('events');
+  const pause = $('events-pause');
+  function renderEvents() {
+    show('events-count', fmtInt(events.total));
+    if (pause.checked) return;
+    const rows = events.recent.slice().reverse().map((event) => {
+      const row = document.createElement('div');
+      // The event as one line of JSON: the telling keys first, latencies rounded to 0.01 ms.
+      // The tooltip holds the event exactly as trackMigrationOp received it.
+      const { operation, measurements, evaluation, samplingRatio, context, creationDate, kind } = event;
+      row.textContent = JSON.stringify(
+        { operation, measurements, evaluation, samplingRatio, context, creationDate, kind },
+        (_, v) => (typeof v === 'number' && !Number.isInteger(v) ? Math.round(v * 100) / 100 : v),
+      );
+      row.title = JSON.stringify(event, null, 2);
+      const consistentM = event.measurements.find((m) => m.key === 'consistent');
+      if (event.measurements.some((m) => m.key === 'error')) row.className = 'error';
+      else if (consistentM && !consistentM.value) row.className = 'inconsistent';
+      return row;
+    });
+    list.replaceChildren(...rows);
+  }
+  setInterval(renderEvents, 400);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Big Segments
+
+function startBigSegments({ BigSegmentStoreManager, hashContextKey, bigSegmentRef }) {
+  const ref = bigSegmentRef(SEGMENT, GENERATION);
+  const userKey = (i) => `user-${i}`;
+  const store = new MemoryBigSegmentStore();
+  const rand = random(2024);
+  let included = 0;
+  for (let i = 0; i < USERS; i++) {
+    const r = rand();
+    if (r < 0.5) {
+      store.members.set(hashContextKey(userKey(i)), { [ref]: true });
+      included++;
+    } else if (r < 0.53) {
+      store.members.set(hashContextKey(userKey(i)), { [ref]: false }); // explicitly excluded
+    }
+  }
+  show('segment-ref', ref);
+  show('segment-members', fmtInt(store.members.size));
+  show('segment-included', fmtInt(included));
+  show('segment-users', fmtInt(USERS));
+  show('segment-cache-size', fmtInt(SEGMENT_OPTIONS.contextCacheSize));
+  show('segment-cache-ttl', `${SEGMENT_OPTIONS.contextCacheTimeMs / 1000} s`);
+  show('segment-poll-interval', `${SEGMENT_OPTIONS.statusPollIntervalMs} ms`);
+  show('segment-stale-after', `${SEGMENT_OPTIONS.staleAfterMs / 1000} s`);
+
+  const manager = new BigSegmentStoreManager({ store, ...SEGMENT_OPTIONS });
+  manager.start();
+
+  const statusName = (s) => (!s ? 'UNKNOWN' : !s.available ? 'STORE_ERROR' : s.stale ? 'STALE' : 'HEALTHY');
+  const SEVERITY = { UNKNOWN: -1, HEALTHY: 0, STALE: 1, STORE_ERROR: 2 };
+  let worstThisTick = 'UNKNOWN'; // the strip shows the worst status seen during each tick
+  const note = (name) => { if (SEVERITY[name] > SEVERITY[worstThisTick]) worstThisTick = name; };
+  let statusChanges = 0;
+  function showStatus(s) {
+    const name = statusName(s);
+    const node = $('segment-status');
+    if (node.textContent !== name) {
+      node.textContent = name;
+      node.className = `pill ${name === 'HEALTHY' ? 'ok' : name === 'STALE' ? 'warn' : 'bad'}`;
+    }
+  }
+  manager.statusProvider.addListener((s) => {
+    statusChanges++;
+    show('segment-status-changes', String(statusChanges));
+    note(statusName(s));
+    showStatus(s);
+  });
+  manager.statusProvider.getStatus().then(showStatus, (error) => console.error(error));
+
+  const toggle = $('stale-toggle');
+  toggle.addEventListener('click', () => {
+    if (store.synced) store.haltSync();
+    else store.resumeSync();
+    toggle.textContent = store.synced ? 'Halt synchronizer (go stale)' : 'Resume synchronizer';
+    toggle.setAttribute('aria-pressed', String(!store.synced));
+    show('segment-sync', store.synced ? 'running' : 'halted');
+  });
+
+  // Traffic: batches of lookups, 80% from a hot set of users.
+  const results = { included: 0, answered: 0 };
+  const lookupStatus = new Map();
+  setInterval(() => {
+    for (let k = 0; k < LOOKUP_BATCH; k++) {
+      const i = Math.random() < 0.8 ? Math.floor(Math.random() * HOT_USERS) : Math.floor(Math.random() * USERS);
+      manager.getUserMembership(userKey(i)).then(({ membership, status }) => {
+        results.answered++;
+        if (membership?.[ref] === true) results.included++;
+        lookupStatus.set(status, (lookupStatus.get(status) ?? 0) + 1);
+      }, (error) => console.error('Big Segments lookup failed:', error));
+    }
+  }, LOOKUP_EVERY_MS);
+
+  const history = [];
+  const strip = $('segment-strip');
+  const chart = createChart($('segment-chart'), {
+    window: WINDOW, tickMs: TICK_MS, format: fmtAxis, minMax: 10,
+    series: [
+      { key: 'lookups', label: 'lookups/s', color: '#b48cff' },
+      { key: 'queries', label: 'store queries/s', color: '#f2a93b' },
+    ],
+  });
+  let prev = manager.stats();
+  let last = performance.now();
+  setInterval(() => {
+    const now = performance.now();
+    const secs = Math.max(0.001, (now - last) / 1000);
+    last = now;
+    const s = manager.stats();
+    const lookups = s.lookups - prev.lookups;
+    const hits = s.cacheHits - prev.cacheHits;
+    const misses = s.cacheMisses - prev.cacheMisses;
+    const queries = s.membershipQueries - prev.membershipQueries;
+    prev = s;
+    show('segment-lookups-per-sec', fmtRate(lookups / secs));
+    show('segment-cache-hit-rate', hits + misses ? fmtPct(hits / (hits + misses)) : '—');
+    show('segment-queries-per-sec', fmtRate(queries / secs));
+    show('segment-lookups-total', fmtInt(s.lookups));
+    show('segment-coalesced', fmtInt(s.coalescedLookups));
+    show('segment-errors', fmtInt(s.membershipErrors + s.statusErrors));
+    show('segment-status-polls', fmtInt(s.statusPolls));
+    show('segment-included-rate', results.answered ? fmtPct(results.included / results.answered) : '—');
+    show('segment-sync-age', `${((Date.now() - store.lastUpToDate) / 1000).toFixed(1)} s`);
+    show('segment-lookup-statuses', [...lookupStatus].map(([k, v]) => `${k} ${fmtInt(v)}`).join(' · ') || '—');
+    showStatus(manager.statusProvider.lastStatus);
+
+    const name = statusName(manager.statusProvider.lastStatus);
+    note(name);
+    history.push({ lookups: lookups / secs, queries: queries / secs, status: worstThisTick });
+    worstThisTick = name;
+    if (history.length > WINDOW) history.shift();
+    chart.update(history);
+    const cells = history.map((h) => {
+      const cell = document.createElement('i');
+      cell.className = { HEALTHY: 'ok', STALE: 'warn', STORE_ERROR: 'bad' }[h.status] ?? '';
+      cell.title = h.status;
+      return cell;
+    });
+    if (cells.length) cells[0].style.gridColumnStart = String(WINDOW - cells.length + 1);
+    strip.replaceChildren(...cells);
+  }, TICK_MS);
+}
+
+main();

@@ -1,0 +1,110 @@
+// The simulated world the dashboard migrates: two key-value origins with adjustable latency,
+// mismatch and error rates, and an in-page Big Segments store kept current by a "synchronizer".
+
+/** Live knobs, changed by the controls and read by every simulated call. */
+export const knobs = {
+  oldLatencyMs: 40,
+  newLatencyMs: 15,
+  mismatchRate: 0.02, // share of new-origin reads that return a stale copy
+  errorRate: 0.01, // share of new-origin calls that fail
+};
+
+const sleep = (ms, signal) =>
+  new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    }, { once: true });
+  });
+
+/** A latency draw around `mean`: ±40% jitter, and 2% slow calls at 2–3× (what p99 shows). */
+function draw(mean) {
+  const jitter = mean * (0.6 + 0.8 * Math.random());
+  return Math.random() < 0.02 ? jitter * (2 + Math.random()) : jitter;
+}
+
+export const KEYS = 500;
+export const keyOf = (i) => `user:${String(i).padStart(4, '0')}`;
+
+/** The records both origins serve (the new store is a copy of the old one, kept by dual writes). */
+export const records = new Map();
+for (let i = 0; i < KEYS; i++) records.set(keyOf(i), { plan: i % 3 ? 'free' : 'pro', version: 1 });
+
+export const sameRecord = (a, b) => a?.version === b?.version && a?.plan === b?.plan;
+
+/** The legacy store: slow and right. */
+export const oldOrigin = {
+  async read(key, signal) {
+    await sleep(draw(knobs.oldLatencyMs), signal);
+    return records.get(key);
+  },
+  async write({ key, record }, signal) {
+    await sleep(draw(knobs.oldLatencyMs), signal);
+    records.set(key, record);
+    return record;
+  },
+};
+
+class StoreUnavailable extends Error {
+  name = 'StoreUnavailable';
+}
+
+/** The new store: as fast, wrong and flaky as the sliders say. */
+export const newOrigin = {
+  async read(key, signal) {
+    await sleep(draw(knobs.newLatencyMs), signal);
+    if (Math.random() < knobs.errorRate) throw new StoreUnavailable('new store: connection reset');
+    const record = records.get(key);
+    if (record && Math.random() < knobs.mismatchRate) return { ...record, version: record.version - 1 };
+    return record;
+  },
+  async write({ key, record }, signal) {
+    await sleep(draw(knobs.newLatencyMs), signal);
+    if (Math.random() < knobs.errorRate) throw new StoreUnavailable('new store: write rejected');
+    records.set(key, record);
+    return record;
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+// Big Segments
+
+/** A seeded PRNG (mulberry32), so that every page load draws the same segment. */
+export function random(seed) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), seed | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * contextHash → { 'beta-testers.g3': true | false }, as LaunchDarkly's Relay Proxy writes it.
+ * While the synchronizer runs, `lastUpToDate` is "now"; `haltSync()` freezes it.
+ */
+export class MemoryBigSegmentStore {
+  members = new Map();
+  calls = { membership: 0, metadata: 0 };
+  #haltedAt = null;
+
+  get synced() { return this.#haltedAt === null; }
+  get lastUpToDate() { return this.#haltedAt ?? Date.now(); }
+  haltSync() { this.#haltedAt ??= Date.now(); }
+  resumeSync() { this.#haltedAt = null; }
+
+  async getMetadata() {
+    this.calls.metadata++;
+    await sleep(1 + Math.random() * 2);
+    return { lastUpToDate: this.lastUpToDate };
+  }
+
+  async getMembership(contextHash) {
+    this.calls.membership++;
+    await sleep(1 + Math.random() * 3);
+    return this.members.get(contextHash);
+  }
+
+  close() {}
+}
