@@ -38,7 +38,7 @@ for (const [from, to] of [
   ['index.d.ts', 'index.d.ts'],
   ['index.d.ts', 'index.d.mts'],
   ['index.d.ts', 'index.d.cts'],
-  ['web.d.ts', 'web.d.ts'],
+  ['web.d.mts', 'web.d.mts'],
 ]) {
   copyFileSync(join(root, 'js', from), join(dist, to));
 }

@@ -24,4 +24,4 @@ pidfile="$PWD/.redis-test.pid"
 REDIS_URL=$(bash scripts/redis-server.sh start "$pidfile")
 trap 'bash scripts/redis-server.sh stop "$pidfile"' EXIT
 export REDIS_URL
-node --unhandled-rejections=strict --test tests/node/ tests/runtimes/
+node --unhandled-rejections=strict --test tests/node/ tests/runtimes/ tests/hardening/

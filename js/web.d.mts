@@ -1,0 +1,11 @@
+// cutover/web: the same API, with explicit initialisation for bundlers and hosts without
+// top-level await. Call `await init()` (or `initSync({ module })`) once before anything else.
+export * from './index.mjs';
+
+type WasmSource = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;
+
+/** Fetches (or takes) the wasm and initialises cutover; idempotent. */
+export default function init(input?: { module_or_path?: WasmSource | Promise<WasmSource> } | WasmSource): Promise<unknown>;
+export { init };
+/** Initialises cutover from wasm bytes or a compiled module, synchronously. */
+export function initSync(input: { module: BufferSource | WebAssembly.Module } | BufferSource | WebAssembly.Module): unknown;

@@ -1,0 +1,114 @@
+// Headless Chromium (Debian /usr/bin/chromium) through playwright-core: the packed dist/ served
+// over HTTP, loaded via an import map (browser entry, TLA init), via cutover/web with explicit
+// init(), and as esbuild bundles.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { assertSmoke } from './common/expect.mjs';
+import { startStaticServer } from './common/static-server.mjs';
+import { PACKAGE_DIR, packageMissing, TESTS_DIR } from './common/run.mjs';
+
+const CHROMIUM = '/usr/bin/chromium';
+const here = (p) => fileURLToPath(new URL(p, import.meta.url));
+let chromium, esbuild, missing;
+try {
+  ({ chromium } = await import('playwright-core'));
+  esbuild = await import('esbuild');
+} catch (e) {
+  missing = `playwright-core/esbuild not installed: ${e.message}`;
+}
+const skip = missing ?? (existsSync(CHROMIUM) ? packageMissing() : `${CHROMIUM} is not installed`);
+
+let browser, server, bundleDir;
+before(async () => {
+  if (skip) return;
+  bundleDir = mkdtempSync(join(tmpdir(), 'cutover-chromium-'));
+  server = await startStaticServer({
+    '/dist/': join(PACKAGE_DIR, 'dist'),
+    '/common/': here('./common'),
+    '/pages/': here('./chromium'),
+    '/bundle/': bundleDir,
+  });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+  if (bundleDir) rmSync(bundleDir, { recursive: true, force: true });
+});
+
+/** Bundles chromium/<name>.mjs into the served /bundle/ directory; returns cutover's inputs. */
+async function bundle(name, target) {
+  const result = await esbuild.build({
+    entryPoints: [here(`./chromium/${name}.mjs`)],
+    absWorkingDir: TESTS_DIR,
+    bundle: true,
+    platform: 'browser',
+    format: 'esm',
+    target,
+    outfile: join(bundleDir, `${name}.js`),
+    metafile: true,
+    logLevel: 'silent',
+  });
+  // The glue's init() fetches new URL('cutover_bg.wasm', import.meta.url): ship the wasm beside the bundle.
+  copyFileSync(join(PACKAGE_DIR, 'dist/cutover_bg.wasm'), join(bundleDir, 'cutover_bg.wasm'));
+  return Object.keys(result.metafile.inputs)
+    .filter((p) => p.includes('node_modules/cutover/'))
+    .map((p) => relative('node_modules/cutover', p))
+    .sort();
+}
+
+/** Loads a page and returns its `window.__report` (with page errors attached on failure). */
+async function report(path) {
+  const page = await browser.newPage();
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => m.type() === 'error' && problems.push(`console.error: ${m.text()}`));
+  page.on('requestfailed', (r) => problems.push(`requestfailed: ${r.url()} ${r.failure()?.errorText}`));
+  try {
+    const response = await page.goto(server.origin + path);
+    assert.equal(response.status(), 200);
+    await page.waitForFunction(() => window.__report !== undefined, null, { timeout: 10_000 });
+    // JSON round trip, as the other runtimes report (drops undefined properties).
+    const result = JSON.parse(await page.evaluate(async () => JSON.stringify(await window.__report)));
+    assert.equal(result?.failed, undefined, `${path} failed in the page: ${result?.failed}\n${problems.join('\n')}`);
+    return result;
+  } finally {
+    await page.close();
+  }
+}
+
+test('chromium: import map → cutover.browser.mjs (top-level-await init)', { skip, timeout: 20_000 }, async (t) => {
+  const r = await report('/pages/importmap.html');
+  t.diagnostic(`${browser.version()}: ${r.runtime.entry}`);
+  assertSmoke(r, { runtime: 'chromium (browser entry)' });
+  assert.ok(server.served.includes('/dist/cutover_bg.wasm'), 'the wasm was fetched from dist/');
+});
+
+test('chromium: cutover/web with explicit await init()', { skip, timeout: 20_000 }, async () => {
+  const r = await report('/pages/web.html');
+  assert.equal(r.runtime.initIsDefault, true, 'init is the default export');
+  assert.equal(r.runtime.hasInitSync, true);
+  assertSmoke(r, { runtime: 'chromium (cutover/web)' });
+});
+
+test('chromium: esbuild bundle of cutover/web (target es2020, wasm served beside the bundle)', { skip, timeout: 20_000 }, async () => {
+  assert.deepEqual(await bundle('bundle-web', 'es2020'), ['dist/cutover.web.mjs', 'dist/cutover_glue.web.mjs']);
+  const r = await report('/pages/bundle.html?entry=bundle-web');
+  assertSmoke(r, { runtime: 'chromium (esbuild cutover/web)' });
+  assert.ok(server.served.includes('/bundle/cutover_bg.wasm'));
+});
+
+test("chromium: esbuild bundle of 'cutover' picks the browser condition", { skip, timeout: 20_000 }, async () => {
+  assert.deepEqual(await bundle('bundle-default', 'es2022'), ['dist/cutover.browser.mjs', 'dist/cutover.web.mjs', 'dist/cutover_glue.web.mjs']);
+  const r = await report('/pages/bundle.html?entry=bundle-default');
+  assertSmoke(r, { runtime: "chromium (esbuild 'cutover')" });
+});

@@ -1,0 +1,104 @@
+// Node packaging: the npm-pack tarball installed into a throwaway project (npm install --offline,
+// or unpacked when npm cannot install), then require/import/cutover/web from there.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { assertSmoke, EXPORTS, parseReport } from './common/expect.mjs';
+import { describeRun, run, TARBALL } from './common/run.mjs';
+
+const skip = existsSync(TARBALL) ? false : `${TARBALL} is missing: run \`bash scripts/pack-for-tests.sh\``;
+const here = (p) => new URL(p, import.meta.url);
+const env = { CUTOVER_SMOKE_URL: here('./common/smoke.mjs').href };
+// npm's own npm_* variables (set when this runs under `npm test`) must not leak into the child npm.
+const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
+
+let project, installedBy;
+before(async () => {
+  if (skip) return;
+  project = mkdtempSync(join(tmpdir(), 'cutover-consumer-'));
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, version: '1.0.0' }));
+  const npm = await new Promise((resolve) => {
+    import('node:child_process').then(({ execFile }) =>
+      execFile('npm', ['install', TARBALL, '--no-audit', '--no-fund', '--offline', '--ignore-scripts', '--no-package-lock'], { cwd: project, env: cleanEnv, timeout: 30_000 }, (error, stdout, stderr) =>
+        resolve({ error, stdout, stderr }),
+      ),
+    );
+  });
+  if (!npm.error && existsSync(join(project, 'node_modules/cutover/package.json'))) {
+    installedBy = 'npm install --offline';
+  } else {
+    // Offline npm could not install: unpacking is installing (cutover has no dependencies).
+    const dir = join(project, 'node_modules/cutover');
+    mkdirSync(dir, { recursive: true });
+    const tar = await run('tar', ['-xzf', TARBALL, '-C', dir, '--strip-components=1']);
+    assert.equal(tar.code, 0, describeRun(tar));
+    installedBy = `tar (npm failed: ${String(npm.stderr || npm.error).trim().split('\n').pop()})`;
+  }
+  copyFileSync(here('./node/check.cjs'), join(project, 'check.cjs'));
+  copyFileSync(here('./node/check.mjs'), join(project, 'check.mjs'));
+});
+
+after(() => {
+  if (project) rmSync(project, { recursive: true, force: true });
+});
+
+test('tarball: only dist/, README.md and package.json are shipped', { skip }, async () => {
+  const r = await run('tar', ['-tzf', TARBALL]);
+  assert.equal(r.code, 0, describeRun(r));
+  const files = r.stdout.trim().split('\n').sort();
+  assert.deepEqual(files, [
+    'package/README.md',
+    'package/dist/cutover.browser.mjs',
+    'package/dist/cutover.cjs',
+    'package/dist/cutover.node.mjs',
+    'package/dist/cutover.web.mjs',
+    'package/dist/cutover.workerd.mjs',
+    'package/dist/cutover_bg.wasm',
+    'package/dist/cutover_glue.cjs',
+    'package/dist/cutover_glue.node.mjs',
+    'package/dist/cutover_glue.web.mjs',
+    'package/dist/index.d.cts',
+    'package/dist/index.d.mts',
+    'package/dist/index.d.ts',
+    'package/dist/web.d.mts',
+    'package/package.json',
+  ]);
+});
+
+test('node: every target of the exports map exists in the installed package', { skip }, () => {
+  const dir = join(project, 'node_modules/cutover');
+  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  const targets = [];
+  const walk = (node) => (typeof node === 'string' ? targets.push(node) : Object.values(node).forEach(walk));
+  walk(pkg.exports);
+  for (const t of [...targets, pkg.main, pkg.module, pkg.types]) assert.ok(existsSync(join(dir, t)), `${t} exists`);
+  assert.deepEqual(Object.keys(pkg.dependencies ?? {}), [], 'no runtime dependencies');
+});
+
+test('node: require("cutover") and import("cutover") from CommonJS give the same exports', { skip, timeout: 20_000 }, async (t) => {
+  const r = await run(process.execPath, ['check.cjs'], { cwd: project, env });
+  assert.equal(r.code, 0, describeRun(r));
+  const report = parseReport(r.stdout);
+  t.diagnostic(`installed by ${installedBy}; node ${process.version}: require → ${report.requireResolved}`);
+  assert.deepEqual(report.requireExports, EXPORTS);
+  assert.deepEqual(report.importExports, report.requireExports);
+  assert.match(report.requireResolved, /node_modules\/cutover\/dist\/cutover\.cjs$/);
+  assert.equal(report.version, '0.1.0');
+  assertSmoke(report.cjs, { runtime: 'node require' });
+});
+
+test('node: import from ESM, and cutover/web with initSync({module: bytes of cutover/cutover_bg.wasm})', { skip, timeout: 20_000 }, async () => {
+  const r = await run(process.execPath, ['check.mjs'], { cwd: project, env });
+  assert.equal(r.code, 0, describeRun(r));
+  const report = parseReport(r.stdout);
+  assert.deepEqual(report.importExports, EXPORTS);
+  assert.deepEqual(report.webExports, [...EXPORTS, 'default', 'init', 'initSync'].sort());
+  assert.match(report.importResolved, /node_modules\/cutover\/dist\/cutover\.node\.mjs$/);
+  assert.match(report.webResolved, /node_modules\/cutover\/dist\/cutover\.web\.mjs$/);
+  assert.match(report.wasmResolved, /node_modules\/cutover\/dist\/cutover_bg\.wasm$/);
+  assertSmoke(report.esm, { runtime: 'node import' });
+  assertSmoke(report.web, { runtime: 'node cutover/web' });
+});

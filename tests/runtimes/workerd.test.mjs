@@ -1,0 +1,128 @@
+// workerd through Miniflare 4 (TOOLCHAIN §6): the worker is an esbuild bundle resolved with the
+// `workerd` condition, the package's cutover_bg.wasm kept as a separate CompiledWasm module.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { assertSmoke } from './common/expect.mjs';
+import { packageMissing, ROOT_DIR, TESTS_DIR } from './common/run.mjs';
+
+const WORKER = fileURLToPath(new URL('./workerd/worker.mjs', import.meta.url));
+let esbuild, Miniflare, missing;
+try {
+  esbuild = await import('esbuild');
+  ({ Miniflare } = await import('miniflare'));
+} catch (e) {
+  missing = `miniflare/esbuild not installed: ${e.message}`;
+}
+const MINIFLARE_VERSION = missing ? '' : JSON.parse(readFileSync(join(ROOT_DIR, 'node_modules/miniflare/package.json'), 'utf8')).version;
+const skip = missing ?? packageMissing();
+
+let outdir, mf, inputs;
+before(async () => {
+  if (skip) return;
+  outdir = mkdtempSync(join(tmpdir(), 'cutover-workerd-'));
+  const result = await esbuild.build({
+    entryPoints: [WORKER],
+    absWorkingDir: TESTS_DIR,
+    bundle: true,
+    platform: 'neutral',
+    format: 'esm',
+    target: 'es2022',
+    conditions: ['workerd', 'worker', 'browser'],
+    mainFields: ['browser', 'module', 'main'],
+    loader: { '.wasm': 'copy' }, // keeps `import m from './x.wasm'`, copied next to the bundle
+    outdir,
+    metafile: true,
+    logLevel: 'silent',
+  });
+  inputs = Object.keys(result.metafile.inputs);
+});
+
+const workerOptions = (bindings) => ({
+  modules: true,
+  modulesRoot: outdir,
+  scriptPath: join(outdir, 'worker.js'),
+  modulesRules: [
+    { type: 'ESModule', include: ['**/*.js', '**/*.mjs'] },
+    { type: 'CompiledWasm', include: ['**/*.wasm'] },
+  ],
+  compatibilityDate: '2026-04-01',
+  bindings,
+});
+
+/** The Miniflare instance (started on first use, so a start failure fails only the tests that need it). */
+async function worker(bindings = { UPSTASH_URL: 'http://127.0.0.1:9', UPSTASH_TOKEN: 'unset' }) {
+  if (!mf) {
+    const instance = new Miniflare(workerOptions(bindings));
+    try {
+      await instance.ready;
+    } catch (e) {
+      await instance.dispose().catch(() => {});
+      throw e;
+    }
+    mf = instance;
+  } else {
+    await mf.setOptions(workerOptions(bindings));
+  }
+  return mf;
+}
+
+after(async () => {
+  await mf?.dispose().catch(() => {});
+  if (outdir) rmSync(outdir, { recursive: true, force: true });
+});
+
+test('workerd: the bundle resolved the workerd entry and kept the wasm as a module', { skip }, () => {
+  const pkg = inputs.filter((p) => p.includes('node_modules/cutover/')).map((p) => relative('node_modules/cutover', p)).sort();
+  assert.deepEqual(pkg, ['dist/cutover.web.mjs', 'dist/cutover.workerd.mjs', 'dist/cutover_bg.wasm', 'dist/cutover_glue.web.mjs']);
+  const files = readdirSync(outdir);
+  assert.ok(files.some((f) => /^cutover_bg.*\.wasm$/.test(f)), `wasm module next to the bundle: ${files}`);
+});
+
+test('workerd: migrations and big segments in a fetch handler', { skip, timeout: 20_000 }, async (t) => {
+  const res = await (await worker()).dispatchFetch('http://worker.test/smoke');
+  const text = await res.text();
+  assert.equal(res.status, 200, text);
+  const report = JSON.parse(text);
+  t.diagnostic(`workerd via miniflare ${MINIFLARE_VERSION} (compatibilityDate 2026-04-01), user agent ${report.runtime.userAgent}`);
+  assertSmoke(report, { runtime: 'workerd' });
+});
+
+const REDIS_URL = process.env.REDIS_URL;
+test(
+  'workerd: upstashHost(@upstash/redis) → local Upstash REST server → redis',
+  { skip: skip ?? (REDIS_URL ? false : 'REDIS_URL is not set (scripts/test.sh starts a private redis-server)'), timeout: 20_000 },
+  async (t) => {
+    const { createClient } = await import('redis');
+    const { startUpstashServer } = await import('./common/upstash-server.mjs');
+    const { hashContextKey } = await import('cutover');
+    const redis = createClient({ url: REDIS_URL, socket: { connectTimeout: 2000, reconnectStrategy: false } });
+    await redis.connect();
+    const prefix = `cutover-workerd-${process.pid}-${Date.now()}`;
+    const keys = [`${prefix}:big_segments_synchronized_on`, `${prefix}:big_segment_include:${hashContextKey('user-1')}`, `${prefix}:big_segment_exclude:${hashContextKey('user-1')}`];
+    const server = await startUpstashServer(redis);
+    t.after(async () => {
+      await server.close();
+      await redis.sendCommand(['DEL', ...keys]);
+      await redis.quit();
+    });
+    await redis.sendCommand(['SET', keys[0], String(Date.now())]);
+    await redis.sendCommand(['SADD', keys[1], 'beta.g3', 'gamma.g1']);
+    await redis.sendCommand(['SADD', keys[2], 'alpha.g1', 'gamma.g1']);
+    await worker({ UPSTASH_URL: server.url, UPSTASH_TOKEN: server.token });
+    const res = await mf.dispatchFetch(`http://worker.test/upstash?user=user-1&prefix=${encodeURIComponent(prefix)}`);
+    const text = await res.text();
+    assert.equal(res.status, 200, text);
+    const out = JSON.parse(text);
+    assert.deepEqual(out.member, { status: 'HEALTHY', membership: { 'beta.g3': true, 'gamma.g1': true, 'alpha.g1': false } }, text);
+    assert.equal(out.strangerFromStore, null, 'the store: both sets missing → null membership (SPEC B6)');
+    assert.deepEqual(out.stranger, { status: 'HEALTHY', membership: {} }, 'the manager caches null as {} (SPEC B3)');
+    assert.deepEqual(out.status, { available: true, stale: false }, text);
+    assert.equal(typeof out.metadata?.lastUpToDate, 'number', text);
+    assert.deepEqual(out.errors, [], text);
+    assert.ok(server.requests.some((r) => r.path === '/pipeline'), 'membership went through one pipeline request');
+  },
+);
