@@ -272,7 +272,9 @@ function createApi(wasm) {
     return Object.freeze({
       command: ([name, ...args]) => client.call(name, ...args),
       async pipeline(commands) {
-        const replies = await client.pipeline(commands).exec();
+        // ioredis finds pipelined commands by their lower-case method names.
+        const batch = commands.map(([name, ...args]) => [String(name).toLowerCase(), ...args]);
+        const replies = await client.pipeline(batch).exec();
         return replies.map(([error, reply]) => {
           if (error) throw error;
           return reply;
@@ -281,25 +283,24 @@ function createApi(wasm) {
     });
   }
 
-  /** @upstash/redis (HTTP, edge-friendly): the store's GET and SMEMBERS, pipelined over one request. */
+  /**
+   * @upstash/redis (HTTP, edge-friendly). Commands go through the client's own requester, raw:
+   * no JSON deserialization of replies, one HTTP request per pipeline.
+   */
   function upstashHost(client) {
-    requireMethods('upstashHost', client, ['get', 'smembers', 'pipeline']);
-    const send = (target, [name, ...args]) => {
-      switch (String(name).toUpperCase()) {
-        case 'GET':
-          return target.get(...args);
-        case 'SMEMBERS':
-          return target.smembers(...args);
-        default:
-          throw new TypeError(`upstashHost: unsupported command ${String(name)} (GET and SMEMBERS only)`);
-      }
+    const requester = client && typeof client === 'object' ? client.client : undefined;
+    if (!requester || typeof requester.request !== 'function') {
+      throw new TypeError(`upstashHost: client must be an @upstash/redis Redis client, ${describe(client)}`);
+    }
+    const reply = ({ result, error }) => {
+      if (error) throw new Error(`Upstash: ${error}`);
+      return result;
     };
     return Object.freeze({
-      command: async (args) => send(client, args),
-      pipeline(commands) {
-        const batch = client.pipeline();
-        for (const args of commands) send(batch, args);
-        return batch.exec();
+      command: async (args) => reply(await requester.request({ body: args })),
+      async pipeline(commands) {
+        const replies = await requester.request({ path: ['pipeline'], body: commands });
+        return replies.map(reply);
       },
     });
   }

@@ -11,6 +11,7 @@
 pub mod host;
 pub mod migration;
 pub mod segments;
+pub mod text;
 
 #[cfg(target_arch = "wasm32")]
 mod js;

@@ -37,7 +37,8 @@ struct JsCallControl(Option<AbortController>);
 
 impl CallControl<JsValue> for JsCallControl {
     fn time_out(&self, after_ms: f64) -> JsValue {
-        let error = dom_exception(&format!("origin timed out after {after_ms} ms"), "TimeoutError");
+        let error =
+            dom_exception(&format!("origin timed out after {} ms", crate::text::number(after_ms)), "TimeoutError");
         if let Some(c) = &self.0 {
             c.abort_with(&error);
         }

@@ -49,7 +49,7 @@ fn reply_of(value: &JsValue) -> RedisReply {
         if n.fract() == 0.0 && n.abs() < 9.0e15 {
             RedisReply::Integer(n as i64)
         } else {
-            RedisReply::Other(n.to_string())
+            RedisReply::Other(crate::text::number(n))
         }
     } else if let Some(a) = value.dyn_ref::<Array>() {
         RedisReply::Array(a.iter().map(|v| reply_of(&v)).collect())

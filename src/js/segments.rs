@@ -10,7 +10,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::host::js_host;
-use super::value::{finite, get, got, method, range_error, set, settle, type_error};
+use super::value::{finite, get, got, method, own_keys, range_error, set, settle, type_error};
 use crate::host::HostValue;
 use crate::segments::{
     big_segment_ref, hash_context_key, BigSegmentStore, BigSegmentStoreManager, BigSegmentStoreStatus,
@@ -58,9 +58,8 @@ fn membership_from(answer: &JsValue) -> Option<JsValue> {
     }
     let out = Object::create(&JsValue::NULL.into());
     if answer.is_object() {
-        for entry in Object::entries(answer.unchecked_ref()).iter() {
-            let key = js_sys::Reflect::get_u32(&entry, 0).unwrap_or(JsValue::UNDEFINED);
-            let value = js_sys::Reflect::get_u32(&entry, 1).unwrap_or(JsValue::UNDEFINED);
+        for key in own_keys(answer).unwrap_or_default().iter() {
+            let value = js_sys::Reflect::get(answer, &key).unwrap_or(JsValue::UNDEFINED);
             if value.as_bool().is_some() {
                 let _ = js_sys::Reflect::set(&out, &key, &value);
             }
@@ -261,7 +260,10 @@ pub fn big_segment_ref_export(segment_key: JsValue, generation: JsValue) -> Resu
         .as_f64()
         .ok_or_else(|| type_error(&format!("bigSegmentRef: generation must be a number, {}", got(&generation))))?;
     if !(n.is_finite() && n >= 0.0 && n.fract() == 0.0 && n <= 9_007_199_254_740_991.0) {
-        return Err(range_error(&format!("bigSegmentRef: generation must be a non-negative integer, got {n}")));
+        return Err(range_error(&format!(
+            "bigSegmentRef: generation must be a non-negative integer, got {}",
+            crate::text::number(n)
+        )));
     }
     Ok(big_segment_ref(&key, n as u64))
 }

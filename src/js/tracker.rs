@@ -85,7 +85,10 @@ impl WasmOpTracker {
         let origin = origin_arg(&origin)?;
         let ms = ms.as_f64().ok_or_else(|| type_error(&format!("latency: ms must be a number, {}", got(&ms))))?;
         if !(ms.is_finite() && ms >= 0.0) {
-            return Err(range_error(&format!("latency: ms must be a finite number ≥ 0, got {ms}")));
+            return Err(range_error(&format!(
+                "latency: ms must be a finite number ≥ 0, got {}",
+                crate::text::number(ms)
+            )));
         }
         self.inner.borrow_mut().latency(origin, ms);
         Ok(())

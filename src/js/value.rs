@@ -1,6 +1,6 @@
 //! JavaScript values as the core's opaque host values, and small conversion helpers.
 
-use js_sys::{Error, Function, Object, Reflect, Symbol, JSON};
+use js_sys::{Array, Error, Function, Object, Reflect, Symbol, JSON};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -22,12 +22,64 @@ impl HostValue for JsValue {
                 }
             }
         }
-        self.dyn_ref::<js_sys::JsString>().map(String::from).unwrap_or_else(|| format!("{self:?}"))
+        string_of(self)
     }
 
     fn to_json(&self) -> Option<serde_json::Value> {
-        serde_wasm_bindgen::from_value(self.clone()).ok()
+        json_of(self, 0)
     }
+}
+
+/// Deepest nesting read as plain data; deeper values are left out.
+const MAX_DEPTH: u32 = 32;
+
+/// Reads a JavaScript value as JSON data, the way `JSON.stringify` would see it: `undefined`,
+/// functions and symbols are left out of objects, non-finite numbers become `null`, and a
+/// property that throws when read (a hostile getter or proxy) is left out.
+fn json_of(value: &JsValue, depth: u32) -> Option<serde_json::Value> {
+    use serde_json::Value;
+    if value.is_null() {
+        return Some(Value::Null);
+    }
+    if let Some(b) = value.as_bool() {
+        return Some(Value::Bool(b));
+    }
+    if let Some(n) = value.as_f64() {
+        if n.fract() == 0.0 && n.abs() < 9.0e15 {
+            return Some(Value::from(n as i64));
+        }
+        return Some(serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number));
+    }
+    if let Some(s) = value.as_string() {
+        return Some(Value::String(s));
+    }
+    if !value.is_object() || depth >= MAX_DEPTH {
+        return None;
+    }
+    if Array::is_array(value) {
+        let items = value.unchecked_ref::<Array>();
+        return Some(Value::Array(items.iter().map(|item| json_of(&item, depth + 1).unwrap_or(Value::Null)).collect()));
+    }
+    let mut map = serde_json::Map::new();
+    for key in own_keys(value)?.iter() {
+        let Some(name) = key.as_string() else { continue };
+        let Ok(item) = Reflect::get(value, &key) else { continue };
+        if let Some(item) = json_of(&item, depth + 1) {
+            map.insert(name, item);
+        }
+    }
+    Some(Value::Object(map))
+}
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(catch, js_namespace = Object, js_name = keys)]
+    fn object_keys(target: &JsValue) -> Result<Array, JsValue>;
+}
+
+/// `Object.keys(target)`, or `None` when the object refuses (a proxy that throws).
+pub fn own_keys(target: &JsValue) -> Option<Array> {
+    object_keys(target).ok()
 }
 
 /// Serializes to a plain JavaScript object (`null` for `None`, objects for maps).
@@ -103,7 +155,7 @@ extern "C" {
 
 /// JavaScript's `String(value)`.
 pub fn string_of(value: &JsValue) -> String {
-    js_string(value).unwrap_or_else(|_| value.describe())
+    js_string(value).unwrap_or_else(|_| "(a value that cannot be printed)".into())
 }
 
 /// Awaits `value` if it is a promise or thenable; otherwise it is the result at once.

@@ -78,7 +78,8 @@ impl<V: HostValue> MigratorBuilder<V> {
     pub fn read_execution_order(&mut self, order: &str) -> Result<(), ArgumentError> {
         self.settings.read_order = ExecutionOrder::parse(order).ok_or_else(|| {
             ArgumentError::Type(format!(
-                "readExecutionOrder: order must be 'serial', 'random' or 'parallel', got {order:?}"
+                "readExecutionOrder: order must be 'serial', 'random' or 'parallel', got {}",
+                crate::text::quoted(order)
             ))
         })?;
         Ok(())
@@ -95,7 +96,8 @@ impl<V: HostValue> MigratorBuilder<V> {
     pub fn origin_timeout(&mut self, ms: f64) -> Result<(), ArgumentError> {
         if !(ms.is_finite() && ms > 0.0) {
             return Err(ArgumentError::Range(format!(
-                "originTimeout: ms must be a positive, finite number of milliseconds, got {ms}"
+                "originTimeout: ms must be a positive, finite number of milliseconds, got {}",
+                crate::text::number(ms)
             )));
         }
         self.settings.origin_timeout_ms = Some(ms);

@@ -33,8 +33,12 @@ fn bucket_of(ms: f64) -> usize {
     if ms < FLOOR_MS {
         return 0;
     }
-    let i = ((ms / FLOOR_MS).ln() / GROWTH.ln()).floor() as usize + 1;
-    i.min(BUCKETS - 1)
+    let i = ((ms / FLOOR_MS).ln() / GROWTH.ln()).floor() + 1.0;
+    if i.is_finite() && i < (BUCKETS - 1) as f64 {
+        i as usize
+    } else {
+        BUCKETS - 1
+    }
 }
 
 fn middle_of(bucket: usize) -> f64 {

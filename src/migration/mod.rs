@@ -23,3 +23,6 @@ pub use tracking::{ExternalTracker, OutgoingEvent, Tracking};
 
 #[cfg(test)]
 mod migrator_tests;
+
+#[cfg(test)]
+mod proptests;

@@ -330,7 +330,7 @@ fn with_timeout<T: 'static>(
 }
 
 fn timed_out(timeout_ms: f64) -> String {
-    format!("timed out after {timeout_ms} ms")
+    format!("timed out after {} ms", crate::text::number(timeout_ms))
 }
 
 impl<S: BigSegmentStore + 'static> BigSegmentStoreManager<S> {

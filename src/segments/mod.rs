@@ -60,3 +60,6 @@ pub trait BigSegmentStore {
         futures::future::ready(()).boxed_local()
     }
 }
+
+#[cfg(test)]
+mod proptests;

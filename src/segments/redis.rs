@@ -27,6 +27,19 @@ pub enum RedisReply {
     Other(String),
 }
 
+impl RedisReply {
+    /// A short form for error messages.
+    pub fn describe(&self) -> String {
+        match self {
+            RedisReply::Nil => "nil".into(),
+            RedisReply::Text(t) => crate::text::quoted(t),
+            RedisReply::Integer(n) => n.to_string(),
+            RedisReply::Array(items) => format!("an array of {}", items.len()),
+            RedisReply::Other(o) => o.clone(),
+        }
+    }
+}
+
 /// Sends commands to Redis. `pipeline` is optional: a host without it gets two concurrent
 /// `command` calls, which clients that auto-pipeline send in one round trip.
 pub trait RedisHost {
@@ -75,14 +88,14 @@ pub fn parse_synchronized_on(reply: &RedisReply) -> Result<Option<f64>, String> 
         RedisReply::Nil => return Ok(None),
         RedisReply::Text(t) => t.trim(),
         RedisReply::Integer(n) => return Ok(Some(*n as f64)),
-        other => return Err(format!("big_segments_synchronized_on is not a string: {other:?}")),
+        other => return Err(format!("big_segments_synchronized_on is not a string: {}", other.describe())),
     };
     if text.is_empty() {
         return Ok(None);
     }
     text.parse::<i64>()
         .map(|n| Some(n as f64))
-        .map_err(|_| format!("big_segments_synchronized_on is not a number: {text:?}"))
+        .map_err(|_| format!("big_segments_synchronized_on is not a number: {}", crate::text::quoted(text)))
 }
 
 /// The members of a SET reply.
@@ -93,10 +106,10 @@ fn set_members(reply: RedisReply, key: &str) -> Result<Vec<String>, String> {
             .into_iter()
             .map(|item| match item {
                 RedisReply::Text(t) => Ok(t),
-                other => Err(format!("SMEMBERS {key} returned a non-string member: {other:?}")),
+                other => Err(format!("SMEMBERS {key} returned a non-string member: {}", other.describe())),
             })
             .collect(),
-        other => Err(format!("SMEMBERS {key} did not return an array: {other:?}")),
+        other => Err(format!("SMEMBERS {key} did not return an array: {}", other.describe())),
     }
 }
 

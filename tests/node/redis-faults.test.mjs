@@ -17,7 +17,6 @@ import {
   writeMembership,
   keys,
   plain,
-  sleep,
   waitFor,
   makeLogger,
   redisUrl,

@@ -73,7 +73,7 @@ async function seed(writer, prefix) {
   const users = [];
   const k = keys(prefix);
   const batch = writer.multi();
-  let stats = { none: 0, includeOnly: 0, excludeOnly: 0, overlap: 0 };
+  const stats = { none: 0, includeOnly: 0, excludeOnly: 0, overlap: 0 };
   for (let u = 0; u < USERS; u++) {
     const key = `user-${u}-${pick(['a', 'é', '💡', 'key with spaces', ''])}`;
     const hash = hashContextKey(key);

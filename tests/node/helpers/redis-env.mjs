@@ -49,7 +49,7 @@ function pingOnce(port) {
  * A redis-server child process (not daemonized) on `port` (a free one when omitted), without
  * persistence. `kill()` ends it abruptly; `start()` starts it again on the same port; `stop()` ends it.
  */
-export async function startRedisServer({ port } = {}) {
+export async function startRedisServer({ port, unref = false } = {}) {
   port ??= await freePort();
   const server = {
     port,
@@ -69,7 +69,14 @@ export async function startRedisServer({ port } = {}) {
       const deadline = Date.now() + 5000;
       while (Date.now() < deadline) {
         if (child.exitCode !== null || child.signalCode !== null) break;
-        if (await pingOnce(port)) return server;
+        if (await pingOnce(port)) {
+          if (unref) {
+            // A server that must not keep this process alive (it is killed on 'exit').
+            child.unref();
+            child.stderr.unref();
+          }
+          return server;
+        }
         await sleep(20);
       }
       child.kill('SIGKILL');
@@ -104,7 +111,7 @@ let fallbackServer = null;
 export async function redisUrl() {
   if (process.env.REDIS_URL) return process.env.REDIS_URL;
   if (!fallbackServer) {
-    fallbackServer = await startRedisServer();
+    fallbackServer = await startRedisServer({ unref: true });
     process.once('exit', () => fallbackServer?.child?.kill('SIGKILL'));
   }
   return fallbackServer.url;

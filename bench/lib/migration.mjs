@@ -1,0 +1,64 @@
+// Migration scenario bodies: same flag (TestData), same context, payload, origins and comparison.
+import {
+  CONTEXT, FLAG_KEY, PAYLOAD, compare, cutoverOrigin, ldClientWithStage, ldOrigin, loadCutover, loadLD,
+  timeAsync,
+} from './common.mjs';
+
+/** cutover via launchDarklyClient(real LD client), stage from the TestData flag. */
+export async function cutoverMigration({ stage, order, op }) {
+  const ld = await loadLD();
+  const c = await loadCutover();
+  const { client } = await ldClientWithStage(ld, stage);
+  const m = new c.MigratorBuilder(c.launchDarklyClient(client))
+    .readExecutionOrder(order)
+    .read(cutoverOrigin, cutoverOrigin, compare)
+    .write(cutoverOrigin, cutoverOrigin)
+    .build();
+  const first = await m[op](FLAG_KEY, CONTEXT, 'off', PAYLOAD);
+  sanity(op, first, 'value');
+  const r = await timeAsync(() => m[op](FLAG_KEY, CONTEXT, 'off', PAYLOAD));
+  const s = m.stats()[op];
+  client.close();
+  return {
+    value: r.usPerOp,
+    info: { ops: r.ops, byStage: s.byStage, consistencyChecked: s.consistency.checked },
+  };
+}
+
+/** LD's createMigration with the equivalent configuration. */
+export async function ldMigration({ stage, order, op }) {
+  const ld = await loadLD();
+  const { client } = await ldClientWithStage(ld, stage);
+  const origin = ldOrigin(ld);
+  const execution =
+    order === 'serial' ? new ld.LDSerialExecution(ld.LDExecutionOrdering.Fixed) : new ld.LDConcurrentExecution();
+  const m = ld.createMigration(client, {
+    readOld: origin, readNew: origin, writeOld: origin, writeNew: origin, check: compare, execution,
+  });
+  const first = await m[op](FLAG_KEY, CONTEXT, ld.LDMigrationStage.Off, PAYLOAD);
+  sanity(op, first, 'result');
+  const r = await timeAsync(() => m[op](FLAG_KEY, CONTEXT, ld.LDMigrationStage.Off, PAYLOAD));
+  client.close();
+  return { value: r.usPerOp, info: { ops: r.ops } };
+}
+
+/** cutover with fixedStage (no flag system at all). */
+export async function cutoverFixed({ stage, order, op }) {
+  const c = await loadCutover();
+  const m = new c.MigratorBuilder(c.fixedStage(stage))
+    .readExecutionOrder(order)
+    .read(cutoverOrigin, cutoverOrigin, compare)
+    .write(cutoverOrigin, cutoverOrigin)
+    .build();
+  sanity(op, await m[op](FLAG_KEY, CONTEXT, 'off', PAYLOAD), 'value');
+  const r = await timeAsync(() => m[op](FLAG_KEY, CONTEXT, 'off', PAYLOAD));
+  return { value: r.usPerOp, info: { ops: r.ops, byStage: m.stats()[op].byStage } };
+}
+
+// A wrong setup must not produce a number (this is a setup check, not a timed assertion).
+function sanity(op, res, field) {
+  const one = op === 'write' ? res.authoritative : res;
+  if (!one || one.success !== true || one[field] !== PAYLOAD) {
+    throw new Error(`unexpected ${op} result: ${JSON.stringify(res)}`);
+  }
+}

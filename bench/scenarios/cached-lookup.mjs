@@ -1,0 +1,55 @@
+// Warm-cache Big Segment membership lookup for one context.
+import { ldBigSegmentClient, loadCutover, loadLD, memoryStore, timeAsync } from '../lib/common.mjs';
+
+const KEY = 'user-1';
+export const meta = {
+  unit: 'µs/op',
+  note:
+    "same in-memory JS store for both, one warm context. cutover: BigSegmentStoreManager.getUserMembership. " +
+    "LD: its BigSegmentsManager.getUserMembership (class not exported by js-server-sdk-common; the client's own " +
+    'instance is called through client._evaluator._queries.getBigSegmentsMembership, the exact call evaluations make)',
+};
+
+export async function cutover() {
+  const c = await loadCutover();
+  const mgr = new c.BigSegmentStoreManager({
+    store: memoryStore(), contextCacheTimeMs: 600_000, statusPollIntervalMs: 600_000,
+  });
+  const first = await mgr.getUserMembership(KEY);
+  if (first.status !== 'HEALTHY' || first.membership['bigseg.g1'] !== true) throw new Error(JSON.stringify(first));
+  const r = await timeAsync(() => mgr.getUserMembership(KEY), { batch: 1000 });
+  const s = mgr.stats();
+  await mgr.close();
+  return { value: r.usPerOp, info: { ops: r.ops, cacheMisses: s.cacheMisses, membershipQueries: s.membershipQueries } };
+}
+
+export async function launchdarkly() {
+  const ld = await loadLD();
+  const counter = { calls: 0 };
+  const store = memoryStore({ counter });
+  const { client, managerLookup } = await ldBigSegmentClient(ld, {
+    store: () => store, userCacheTime: 600, statusPollInterval: 600,
+  });
+  const ctx = { kind: 'user', key: KEY };
+  let r;
+  let path;
+  if (managerLookup) {
+    path = 'manager';
+    const [membership, status] = await managerLookup(KEY);
+    if (status !== 'HEALTHY' || membership['bigseg.g1'] !== true) throw new Error(`${status}`);
+    r = await timeAsync(() => managerLookup(KEY), { batch: 1000 });
+  }
+  // The full evaluation path (flag with one big-segment rule), for reference in the note.
+  const d = await client.variationDetail('bigflag', ctx, false);
+  if (d.value !== true || d.reason.bigSegmentsStatus !== 'HEALTHY') throw new Error(JSON.stringify(d));
+  const v = await timeAsync(() => client.variation('bigflag', ctx, false), { batch: 1000, measureMs: managerLookup ? 500 : undefined });
+  if (!r) {
+    path = 'variation';
+    r = v;
+  }
+  client.close();
+  return {
+    value: r.usPerOp,
+    info: { path, ops: r.ops, storeCalls: counter.calls, variationUsPerOp: v.usPerOp },
+  };
+}

@@ -1,0 +1,46 @@
+// Fresh process: from before the import to the first read's result.
+import { performance } from 'node:perf_hooks';
+
+export const meta = {
+  unit: 'ms',
+  note:
+    "cutover: import 'cutover' + MigratorBuilder(fixedStage('shadow')) + first shadow read; LD: import " +
+    "@launchdarkly/node-server-sdk + init(TestData) + waitForInitialization + createMigration + first shadow read. " +
+    'Timed inside the child from before the import (Node bootstrap excluded, same for both)',
+};
+
+export async function cutover() {
+  const t0 = performance.now();
+  const c = await import('cutover');
+  const tImport = performance.now();
+  const m = new c.MigratorBuilder(c.fixedStage('shadow'))
+    .read(async (p) => p, async (p) => p, (a, b) => a === b)
+    .write(async (p) => p, async (p) => p)
+    .build();
+  const r = await m.read('migration', { kind: 'user', key: 'user-1' }, 'off', 'payload');
+  const t1 = performance.now();
+  if (r.value !== 'payload') throw new Error('bad read');
+  return { value: t1 - t0, info: { importMs: tImport - t0, sinceProcessStartMs: t1 } };
+}
+
+export async function launchdarkly() {
+  const t0 = performance.now();
+  const mod = await import('@launchdarkly/node-server-sdk');
+  const ld = mod.init ? mod : mod.default;
+  const tImport = performance.now();
+  const td = new ld.integrations.TestData();
+  td.update(td.flag('migration').variations('off', 'dualwrite', 'shadow', 'live', 'rampdown', 'complete')
+    .fallthroughVariation(2).on(true));
+  const client = ld.init('sdk-key', { updateProcessor: td.getFactory(), sendEvents: false, diagnosticOptOut: true });
+  await client.waitForInitialization({ timeout: 10 });
+  const ok = async (p) => ld.LDMigrationSuccess(p);
+  const m = ld.createMigration(client, {
+    readOld: ok, readNew: ok, writeOld: ok, writeNew: ok, check: (a, b) => a === b,
+    execution: new ld.LDConcurrentExecution(),
+  });
+  const r = await m.read('migration', { kind: 'user', key: 'user-1' }, 'off', 'payload');
+  const t1 = performance.now();
+  if (r.result !== 'payload') throw new Error('bad read');
+  client.close();
+  return { value: t1 - t0, info: { importMs: tImport - t0, sinceProcessStartMs: t1 } };
+}

@@ -1,0 +1,132 @@
+// Every lookup misses the membership cache and goes to the local redis-server.
+import { ldBigSegmentClient, loadCutover, loadLD, timeAsync } from '../lib/common.mjs';
+import { adminClient, commandDelta, commandStats, countingProxy, redisUrl, seed, userKey } from '../lib/redis.mjs';
+
+const BATCH = 50;
+const RT_LOOKUPS = 200;
+export const meta = {
+  unit: 'µs/op',
+  note:
+    'local redis-server, Relay schema, 2000 seeded contexts cycled so every lookup misses (cache size 1). ' +
+    'cutover: BigSegmentStoreManager({contextCacheSize: 1}) over redisBigSegmentStore(nodeRedisHost(node-redis v6)); ' +
+    "LD: its BigSegmentsManager (userCacheSize 1) over RedisBigSegmentStore (ioredis), via the client's evaluator queries",
+};
+
+async function nodeRedis(url) {
+  const { createClient } = await import('redis');
+  const client = createClient({ url });
+  client.on('error', () => {});
+  await client.connect();
+  return client;
+}
+
+async function cutoverManager(c, url, kind = 'node-redis') {
+  let host;
+  let closeClient;
+  if (kind === 'ioredis') {
+    // cutover's ioredisHost sends upper-case names to ioredis' pipeline(), which looks methods up
+    // by name ('SMEMBERS' is not one) and throws; this equivalent host lower-cases them.
+    const { default: Redis } = await import('ioredis');
+    const client = new Redis(url);
+    host = {
+      command: ([name, ...args]) => client.call(name, ...args),
+      async pipeline(commands) {
+        const replies = await client.pipeline(commands.map(([n, ...a]) => [n.toLowerCase(), ...a])).exec();
+        return replies.map(([error, reply]) => {
+          if (error) throw error;
+          return reply;
+        });
+      },
+    };
+    closeClient = () => client.disconnect();
+  } else {
+    const client = await nodeRedis(url);
+    host = c.nodeRedisHost(client);
+    closeClient = () => client.destroy();
+  }
+  const mgr = new c.BigSegmentStoreManager({ store: c.redisBigSegmentStore(host), contextCacheSize: 1 });
+  return { lookup: (k) => mgr.getUserMembership(k), mgr, close: async () => { await mgr.close(); closeClient(); } };
+}
+
+async function measure(lookup, admin, measureMs) {
+  let n = 0;
+  const check = await lookup(userKey(0));
+  if (!check || (check.status ?? check[1]) !== 'HEALTHY') throw new Error(`unexpected: ${JSON.stringify(check)}`);
+  const before = await commandStats(admin);
+  const r = await timeAsync(() => lookup(userKey(++n)), { batch: BATCH, measureMs });
+  const after = await commandStats(admin);
+  return { r, perLookup: commandDelta(before, after, n) };
+}
+
+async function roundTrips(makeLookup) {
+  const proxy = await countingProxy();
+  const { lookup, close } = await makeLookup(proxy);
+  await lookup(userKey(1)); // connection handshake and first status poll happen here
+  await lookup(userKey(2));
+  proxy.counter.writes = 0;
+  for (let i = 0; i < RT_LOOKUPS; i++) await lookup(userKey(10 + i));
+  const perLookup = proxy.counter.writes / RT_LOOKUPS;
+  await close();
+  proxy.close();
+  return perLookup;
+}
+
+async function probeIoredisHost(c) {
+  const { default: Redis } = await import('ioredis');
+  const client = new Redis(redisUrl());
+  try {
+    await c.redisBigSegmentStore(c.ioredisHost(client)).getMembership('probe');
+    return true;
+  } catch (e) {
+    return `no: ${e.message}`;
+  } finally {
+    client.disconnect();
+  }
+}
+
+export async function cutover() {
+  const c = await loadCutover();
+  const admin = await adminClient();
+  await seed(admin);
+  const main = await cutoverManager(c, redisUrl());
+  const { r, perLookup } = await measure(main.lookup, admin);
+  const s = main.mgr.stats();
+  await main.close();
+  const rt = await roundTrips((p) => cutoverManager(c, p.url));
+  // Same manager over ioredis (the client LD uses), to separate client-library cost: info only.
+  const ioredisHostWorks = await probeIoredisHost(c);
+  const io = await cutoverManager(c, redisUrl(), 'ioredis');
+  const ioR = await measure(io.lookup, admin, 500);
+  await io.close();
+  await admin.destroy();
+  return {
+    value: r.usPerOp,
+    info: {
+      ops: r.ops, roundTripsPerLookup: rt, commandsPerLookup: perLookup,
+      cacheHits: s.cacheHits, membershipQueries: s.membershipQueries, lookups: s.lookups,
+      ioredisUsPerOp: ioR.r.usPerOp, ioredisHostWorks,
+    },
+  };
+}
+
+async function ldManager(ld, RedisBigSegmentStore, host, port) {
+  const { client, managerLookup } = await ldBigSegmentClient(ld, {
+    store: RedisBigSegmentStore({ redisOpts: { host, port } }), userCacheSize: 1,
+  });
+  if (!managerLookup) throw new Error('LD BigSegmentsManager not reachable');
+  return { lookup: managerLookup, client, close: async () => client.close() };
+}
+
+export async function launchdarkly() {
+  const ld = await loadLD();
+  const { RedisBigSegmentStore } = await import('@launchdarkly/node-server-sdk-redis');
+  const admin = await adminClient();
+  await seed(admin);
+  const u = new URL(redisUrl());
+  const main = await ldManager(ld, RedisBigSegmentStore, u.hostname, Number(u.port));
+  const { r, perLookup } = await measure(main.lookup, admin);
+  await main.close();
+  const rt = await roundTrips((p) => ldManager(ld, RedisBigSegmentStore, p.host, p.port));
+  await admin.destroy();
+  return { value: r.usPerOp, info: { ops: r.ops, roundTripsPerLookup: rt, commandsPerLookup: perLookup } };
+}
