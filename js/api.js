@@ -215,7 +215,9 @@ function createApi(wasm) {
       this.#inner.start();
     }
     getUserMembership(contextKey) {
-      return this.#inner.getUserMembership(contextKey);
+      // A warm cache answers without a round trip through the wasm's promise machinery.
+      const ready = this.#inner.lookupNow(contextKey);
+      return ready === undefined ? this.#inner.getUserMembership(contextKey) : Promise.resolve(ready);
     }
     /** Lookups, cache hits/misses and store calls so far (beyond the anchors, for dashboards). */
     stats() {

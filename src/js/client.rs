@@ -5,7 +5,7 @@ use futures::FutureExt;
 use js_sys::Function;
 use wasm_bindgen::prelude::*;
 
-use super::value::{finite, get, got, integer, method, settle, to_plain, type_error};
+use super::value::{finite, get, got, integer, intern, method, settle, to_plain, type_error};
 use crate::host::HostValue;
 use crate::migration::{
     ExternalTracker, MigrationClient, OfferedTracker, Operation, Origin, OutgoingEvent, ServedEvaluation, Stage,
@@ -100,7 +100,7 @@ pub struct JsExternalTracker {
 
 impl JsExternalTracker {
     fn offer(target: &JsValue) -> OfferedTracker<JsValue> {
-        let find = |name: &str| method(target, name).ok_or_else(|| name.to_string());
+        let find = |name: &'static str| method(target, name).ok_or_else(|| name.to_string());
         let tracker = (|| {
             Ok::<_, String>(JsExternalTracker {
                 target: target.clone(),
@@ -120,12 +120,12 @@ impl JsExternalTracker {
 }
 
 fn origin_js(origin: Origin) -> JsValue {
-    JsValue::from_str(origin.as_str())
+    intern(origin.as_str())
 }
 
 impl ExternalTracker<JsValue> for JsExternalTracker {
     fn op(&self, op: Operation) -> Result<(), JsValue> {
-        self.op.call1(&self.target, &JsValue::from_str(op.as_str())).map(|_| ())
+        self.op.call1(&self.target, &intern(op.as_str())).map(|_| ())
     }
     fn invoked(&self, origin: Origin) -> Result<(), JsValue> {
         self.invoked.call1(&self.target, &origin_js(origin)).map(|_| ())

@@ -11,7 +11,9 @@ use wasm_bindgen::JsCast;
 use super::client::JsClient;
 use super::host::js_host;
 use super::signal::{abort_future, as_signal, dom_exception, AbortController, AbortSignal};
-use super::value::{as_failure, failure_brand, get, got, range_error, set, settle, string_of, to_plain, type_error};
+use super::value::{
+    as_failure, failure_brand, get, got, intern, range_error, set, settle, string_of, to_plain, type_error,
+};
 use crate::host::Host;
 use crate::migration::{
     ArgumentError, CallControl, Comparison, DefaultStage, Migrator, MigratorBuilder, OperationRequest, OperationResult,
@@ -193,7 +195,7 @@ pub struct WasmMigrator {
 
 fn result_object(r: OperationResult<JsValue>) -> JsValue {
     let o = Object::new();
-    set(&o, "origin", &JsValue::from_str(r.origin.as_str()));
+    set(&o, "origin", &intern(r.origin.as_str()));
     match r.result {
         Ok(value) => {
             set(&o, "success", &JsValue::TRUE);

@@ -10,11 +10,11 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::host::js_host;
-use super::value::{finite, get, got, method, own_keys, range_error, set, settle, type_error};
+use super::value::{finite, get, got, intern, method, own_keys, range_error, set, settle, type_error};
 use crate::host::HostValue;
 use crate::segments::{
     big_segment_ref, hash_context_key, BigSegmentStore, BigSegmentStoreManager, BigSegmentStoreStatus,
-    BigSegmentsConfig, BigSegmentsOptionValues, ConfigErrorKind, ListenerId, OptionValue, StoreMetadata,
+    BigSegmentsConfig, BigSegmentsOptionValues, ConfigErrorKind, ListenerId, Lookup, OptionValue, StoreMetadata,
 };
 
 /// A store written in JavaScript: `getMetadata()`, `getMembership(hash)` (or LaunchDarkly's
@@ -117,7 +117,7 @@ impl BigSegmentStore for JsStore {
     }
 }
 
-fn option_value(options: &JsValue, name: &str) -> OptionValue {
+fn option_value(options: &JsValue, name: &'static str) -> OptionValue {
     let v = get(options, name);
     if v.is_undefined() {
         OptionValue::Absent
@@ -126,6 +126,13 @@ fn option_value(options: &JsValue, name: &str) -> OptionValue {
     } else {
         OptionValue::Other
     }
+}
+
+fn lookup_object(lookup: Lookup<JsValue>) -> JsValue {
+    let o = Object::new();
+    set(&o, "membership", &lookup.membership.unwrap_or(JsValue::NULL));
+    set(&o, "status", &intern(lookup.status.as_str()));
+    o.into()
 }
 
 fn status_object(status: BigSegmentStoreStatus) -> JsValue {
@@ -178,11 +185,20 @@ impl WasmBigSegmentStoreManager {
         let lookup = self.inner.get_user_membership(&key);
         wasm_bindgen_futures::future_to_promise(async move {
             let lookup = lookup.await.map_err(|closed| JsValue::from(js_sys::Error::new(&closed.to_string())))?;
-            let o = Object::new();
-            set(&o, "membership", &lookup.membership.unwrap_or(JsValue::NULL));
-            set(&o, "status", &JsValue::from_str(lookup.status.as_str()));
-            Ok(o.into())
+            Ok(lookup_object(lookup))
         })
+    }
+
+    /// The lookup's result object when it needs no waiting (a warm cache), else `undefined`.
+    #[wasm_bindgen(js_name = lookupNow)]
+    pub fn lookup_now(&self, context_key: JsValue) -> JsValue {
+        let Some(key) = context_key.as_string() else {
+            return JsValue::UNDEFINED;
+        };
+        match self.inner.lookup_now(&key) {
+            Some(Ok(lookup)) => lookup_object(lookup),
+            _ => JsValue::UNDEFINED,
+        }
     }
 
     #[wasm_bindgen(js_name = getStatus)]

@@ -10,7 +10,7 @@ use wasm_bindgen::JsCast;
 use super::client::{served_from, JsClient};
 use super::host::js_host;
 use super::migration::{default_stage_of, stage_arg};
-use super::value::{got, range_error, set, to_plain, type_error};
+use super::value::{got, intern, range_error, set, to_plain, type_error};
 use crate::host::Host;
 use crate::migration::client::migration_variation as evaluate;
 use crate::migration::{Evaluation, OpTracker, Operation, Origin, Tracking};
@@ -139,7 +139,7 @@ pub fn migration_variation(client: JsValue, flag_key: JsValue, context: JsValue,
             Tracking::External(t) => t.handle(),
         };
         let out = Object::new();
-        set(&out, "stage", &JsValue::from_str(stage.as_str()));
+        set(&out, "stage", &intern(stage.as_str()));
         set(&out, "tracker", &tracker);
         Ok(out.into())
     })

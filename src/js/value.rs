@@ -87,16 +87,34 @@ pub fn to_plain<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
     value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(JsValue::from)
 }
 
-pub fn get(target: &JsValue, key: &str) -> JsValue {
-    Reflect::get(target, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+thread_local! {
+    static INTERNED: std::cell::RefCell<Vec<(usize, JsValue)>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-pub fn set(target: &Object, key: &str, value: &JsValue) {
-    let _ = Reflect::set(target, &JsValue::from_str(key), value);
+/// The JavaScript string for a Rust string literal, made once and reused: property names and
+/// the stage, origin and status strings cross the boundary on every operation.
+pub fn intern(text: &'static str) -> JsValue {
+    let id = text.as_ptr() as usize ^ (text.len() << 20);
+    INTERNED.with(|cache| {
+        if let Some((_, v)) = cache.borrow().iter().find(|(k, _)| *k == id) {
+            return v.clone();
+        }
+        let v = JsValue::from_str(text);
+        cache.borrow_mut().push((id, v.clone()));
+        v
+    })
+}
+
+pub fn get(target: &JsValue, key: &'static str) -> JsValue {
+    Reflect::get(target, &intern(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+pub fn set(target: &Object, key: &'static str, value: &JsValue) {
+    let _ = Reflect::set(target, &intern(key), value);
 }
 
 /// `target[key]` when it is a function.
-pub fn method(target: &JsValue, key: &str) -> Option<Function> {
+pub fn method(target: &JsValue, key: &'static str) -> Option<Function> {
     if !target.is_object() && !target.is_function() {
         return None;
     }

@@ -537,23 +537,48 @@ impl<S: BigSegmentStore + 'static> BigSegmentStoreManager<S> {
         outcome
     }
 
-    /// SPEC B3.4: the known status, polling inline when none is known yet or, without
+    /// The status a lookup may use without polling: `None` when none is known yet or, without
     /// background polling, when the last poll finished `statusPollIntervalMs` or more ago.
-    fn status_for_lookup(&self) -> LocalBoxFuture<'static, BigSegmentStoreStatus> {
-        let last = self.inner.status.last_status();
-        let now = self.inner.host.clock.monotonic_ms();
-        let refresh = {
-            let st = self.inner.state.borrow();
-            !st.started
-                && match st.last_poll_at {
-                    None => true,
-                    Some(at) => now - at >= self.inner.config.status_poll_interval_ms,
-                }
-        };
-        match last {
-            Some(status) if !refresh => future::ready(status).boxed_local(),
-            _ => self.poll_now(),
+    fn usable_status(&self, st: &State<S::Membership>, now: f64) -> Option<BigSegmentStoreStatus> {
+        let refresh = !st.started
+            && match st.last_poll_at {
+                None => true,
+                Some(at) => now - at >= self.inner.config.status_poll_interval_ms,
+            };
+        if refresh {
+            None
+        } else {
+            self.inner.status.last_status()
         }
+    }
+
+    /// SPEC B3.4: the usable status, or an inline poll when there is none.
+    fn status_for_lookup(&self) -> LocalBoxFuture<'static, BigSegmentStoreStatus> {
+        let now = self.inner.host.clock.monotonic_ms();
+        let usable = self.usable_status(&self.inner.state.borrow(), now);
+        match usable {
+            Some(status) => future::ready(status).boxed_local(),
+            None => self.poll_now(),
+        }
+    }
+
+    /// The answer to `get_user_membership` when it needs no waiting at all (closed, not
+    /// configured, or a cache hit with a usable status); `None` when the store or a status poll
+    /// must be asked, and then nothing was counted. Lets hosts answer hot lookups synchronously.
+    pub fn lookup_now(&self, key: &str) -> Option<Result<Lookup<S::Membership>, Closed>> {
+        let now = self.inner.host.clock.monotonic_ms();
+        let mut st = self.inner.state.borrow_mut();
+        if st.closed {
+            return Some(Err(Closed));
+        }
+        if self.inner.store.is_none() {
+            return Some(Ok(Lookup { membership: None, status: BigSegmentsStatus::NotConfigured }));
+        }
+        let status = self.usable_status(&st, now)?;
+        let membership = st.cache.get(key, now)?;
+        st.counters.lookups += 1;
+        st.counters.cache_hits += 1;
+        Some(Ok(Lookup { membership: Some(membership), status: BigSegmentsStatus::from_store_status(status) }))
     }
 
     /// The last status, or a poll now if there is none (`getStatus()`).
@@ -979,6 +1004,23 @@ mod tests {
         assert_eq!(store.membership_calls(), 1);
         let c = m.counters();
         assert_eq!((c.lookups, c.cache_hits, c.cache_misses, c.membership_queries), (2, 1, 1, 1));
+    }
+
+    #[test]
+    fn lookup_now_answers_only_what_needs_no_waiting() {
+        let (th, store, m) = setup(config());
+        store.set_member("u1", "seg.g1", true);
+        assert_eq!(m.lookup_now("u1"), None, "cold cache and no status: the store must be asked");
+        assert_eq!(m.counters().lookups, 0, "a refused fast path counts nothing");
+        let first = ok_lookup(&th, &m, "u1");
+        assert_eq!(m.lookup_now("u1"), Some(Ok(first.clone())));
+        assert_eq!(m.lookup_now("other"), None, "a miss needs the store");
+        let c = m.counters();
+        assert_eq!((c.lookups, c.cache_hits, c.membership_queries), (2, 1, 1));
+        th.advance(5000.0);
+        assert_eq!(m.lookup_now("u1"), None, "without start() a stale status must be re-polled");
+        th.run(m.close());
+        assert_eq!(m.lookup_now("u1"), Some(Err(Closed)));
     }
 
     #[test]
