@@ -8,6 +8,21 @@ function createApi(wasm) {
   // Looked up on first use: with the web entry the wasm is initialised after this module loads.
   let failureBrand;
 
+  // Promises returned to cutover are awaited through one plain JavaScript callback pair instead
+  // of a wasm closure pair per promise (see src/js/promise.rs). Installed on first use, because
+  // with the web entry the wasm is initialised after this module has loaded.
+  let bridged = false;
+  function bridge() {
+    if (bridged) return;
+    wasm.installPromiseBridge((promise, id) => {
+      promise.then(
+        (value) => wasm.settlePromise(id, true, value),
+        (error) => wasm.settlePromise(id, false, error),
+      );
+    });
+    bridged = true;
+  }
+
   function describe(value) {
     if (value === null) return 'got null';
     const type = typeof value;
@@ -45,10 +60,14 @@ function createApi(wasm) {
       this.#inner = inner;
     }
     read(flagKey, context, defaultStage, payload, options) {
-      return this.#inner.read(flagKey, context, defaultStage, payload, options);
+      return new Promise((resolve, reject) =>
+        this.#inner.read(flagKey, context, defaultStage, payload, options, resolve, reject),
+      );
     }
     write(flagKey, context, defaultStage, payload, options) {
-      return this.#inner.write(flagKey, context, defaultStage, payload, options);
+      return new Promise((resolve, reject) =>
+        this.#inner.write(flagKey, context, defaultStage, payload, options, resolve, reject),
+      );
     }
     stats() {
       return this.#inner.stats();
@@ -62,6 +81,7 @@ function createApi(wasm) {
     #inner;
     constructor(client, builderOptions) {
       const { logger } = options(builderOptions, 'options');
+      bridge();
       this.#inner = new wasm.WasmMigratorBuilder(client, logger);
     }
     readExecutionOrder(order) {
@@ -131,6 +151,7 @@ function createApi(wasm) {
 
   /** Evaluates a migration flag: the stage to run and a tracker for the operation. */
   async function migrationVariation(client, flagKey, context, defaultStage) {
+    bridge();
     const result = await wasm.migrationVariation(client, flagKey, context, defaultStage);
     if (result.tracker instanceof wasm.WasmOpTracker) {
       result.tracker = new OpTracker(INNER, result.tracker);
@@ -204,6 +225,7 @@ function createApi(wasm) {
   class BigSegmentStoreManager {
     #inner;
     constructor(managerOptions) {
+      bridge();
       this.#inner = new wasm.WasmBigSegmentStoreManager(managerOptions === undefined ? {} : managerOptions);
       Object.defineProperty(this, 'statusProvider', {
         value: new BigSegmentStoreStatusProvider(INNER, this.#inner),
@@ -239,6 +261,7 @@ function createApi(wasm) {
 
   /** A Big Segment store over Redis in the Relay Proxy's schema, through any Redis client. */
   function redisBigSegmentStore(host, storeOptions) {
+    bridge();
     const inner = new wasm.WasmRedisStore(host, storeOptions);
     return Object.freeze({
       getMetadata: () => inner.getMetadata(),

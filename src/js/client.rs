@@ -5,7 +5,8 @@ use futures::FutureExt;
 use js_sys::Function;
 use wasm_bindgen::prelude::*;
 
-use super::value::{finite, get, got, integer, intern, method, settle, to_plain, type_error};
+use super::promise::settle;
+use super::value::{finite, get, got, integer, intern, method, to_plain, type_error};
 use crate::host::HostValue;
 use crate::migration::{
     ExternalTracker, MigrationClient, OfferedTracker, Operation, Origin, OutgoingEvent, ServedEvaluation, Stage,
@@ -87,6 +88,24 @@ impl MigrationClient<JsValue> for JsClient {
     }
 }
 
+type Check = Box<dyn FnMut() -> Result<bool, JsValue>>;
+
+thread_local! {
+    static CHECKS: std::cell::RefCell<Vec<Check>> = const { std::cell::RefCell::new(Vec::new()) };
+    static CHECK_FN: Closure<dyn FnMut() -> Result<bool, JsValue>> = Closure::new(run_current_check);
+}
+
+/// Runs the innermost pending consistency check. It is taken off the stack while it runs (it
+/// may start a nested operation) and put back after.
+fn run_current_check() -> Result<bool, JsValue> {
+    let Some(mut check) = CHECKS.with(|c| c.borrow_mut().pop()) else {
+        return Err(js_sys::Error::new("the consistency check was called after its operation finished").into());
+    };
+    let result = check();
+    CHECKS.with(|c| c.borrow_mut().push(check));
+    result
+}
+
 /// LaunchDarkly's `LDMigrationTracker` shape.
 pub struct JsExternalTracker {
     target: JsValue,
@@ -137,9 +156,13 @@ impl ExternalTracker<JsValue> for JsExternalTracker {
         self.error.call1(&self.target, &origin_js(origin)).map(|_| ())
     }
     fn consistency(&self, check: Box<dyn FnMut() -> Result<bool, JsValue>>) -> Result<(), JsValue> {
-        // The tracker calls `check` synchronously, if at all; the closure is freed right after.
-        let check = Closure::wrap(check);
-        self.consistency.call1(&self.target, check.as_ref()).map(|_| ())
+        // The tracker calls `check` synchronously, if at all. One long-lived JavaScript function
+        // runs whichever check is on top of a stack (checks may nest through re-entrant calls),
+        // instead of a new wasm closure per operation.
+        CHECKS.with(|c| c.borrow_mut().push(check));
+        let called = CHECK_FN.with(|f| self.consistency.call1(&self.target, f.as_ref()).map(|_| ()));
+        CHECKS.with(|c| c.borrow_mut().pop());
+        called
     }
     fn create_event(&self) -> Result<Option<JsValue>, JsValue> {
         let event = self.create_event.call0(&self.target)?;

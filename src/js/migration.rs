@@ -4,16 +4,15 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use futures::FutureExt;
-use js_sys::{Function, Object, Promise};
+use js_sys::{Function, Object};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::client::JsClient;
 use super::host::js_host;
+use super::promise::{complete, settle};
 use super::signal::{abort_future, as_signal, dom_exception, AbortController, AbortSignal};
-use super::value::{
-    as_failure, failure_brand, get, got, intern, range_error, set, settle, string_of, to_plain, type_error,
-};
+use super::value::{as_failure, failure_brand, get, got, intern, range_error, set, string_of, to_plain, type_error};
 use crate::host::Host;
 use crate::migration::{
     ArgumentError, CallControl, Comparison, DefaultStage, Migrator, MigratorBuilder, OperationRequest, OperationResult,
@@ -242,12 +241,10 @@ fn request(
     Ok(OperationRequest { flag_key, context, default_stage: default_stage(&default), payload: Some(payload), abort })
 }
 
-fn rejected(e: JsValue) -> Promise {
-    Promise::reject(&e)
-}
-
 #[wasm_bindgen]
 impl WasmMigrator {
+    /// Runs a read and reports to `resolve`/`reject` (the facade's promise executor).
+    #[allow(clippy::too_many_arguments)]
     pub fn read(
         &self,
         flag_key: JsValue,
@@ -255,15 +252,22 @@ impl WasmMigrator {
         default_stage: JsValue,
         payload: JsValue,
         options: JsValue,
-    ) -> Promise {
+        resolve: Function,
+        reject: Function,
+    ) {
         let request = match request(flag_key, context, default_stage, payload, options) {
             Ok(r) => r,
-            Err(e) => return rejected(e),
+            Err(e) => {
+                let _ = reject.call1(&JsValue::UNDEFINED, &e);
+                return;
+            }
         };
         let op = self.inner.read(request);
-        wasm_bindgen_futures::future_to_promise(async move { op.await.map(result_object) })
+        complete(async move { op.await.map(result_object) }, resolve, reject);
     }
 
+    /// Runs a write and reports to `resolve`/`reject` (the facade's promise executor).
+    #[allow(clippy::too_many_arguments)]
     pub fn write(
         &self,
         flag_key: JsValue,
@@ -271,13 +275,18 @@ impl WasmMigrator {
         default_stage: JsValue,
         payload: JsValue,
         options: JsValue,
-    ) -> Promise {
+        resolve: Function,
+        reject: Function,
+    ) {
         let request = match request(flag_key, context, default_stage, payload, options) {
             Ok(r) => r,
-            Err(e) => return rejected(e),
+            Err(e) => {
+                let _ = reject.call1(&JsValue::UNDEFINED, &e);
+                return;
+            }
         };
         let op = self.inner.write(request);
-        wasm_bindgen_futures::future_to_promise(async move {
+        let op = async move {
             let w = op.await?;
             let o = Object::new();
             set(&o, "authoritative", &result_object(w.authoritative));
@@ -285,7 +294,8 @@ impl WasmMigrator {
                 set(&o, "nonAuthoritative", &result_object(n));
             }
             Ok(o.into())
-        })
+        };
+        complete(op, resolve, reject);
     }
 
     pub fn stats(&self) -> Result<JsValue, JsValue> {

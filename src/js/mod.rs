@@ -4,6 +4,7 @@
 mod client;
 mod host;
 mod migration;
+mod promise;
 mod redis;
 mod segments;
 mod signal;

@@ -9,7 +9,8 @@ use js_sys::{Array, Function, Object, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::value::{get, got, method, set, settle, type_error};
+use super::promise::settle;
+use super::value::{get, got, method, set, type_error};
 use crate::host::HostValue;
 use crate::segments::redis::{RedisHost, RedisReply, RedisStore, RedisStoreError};
 

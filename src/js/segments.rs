@@ -10,7 +10,8 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::host::js_host;
-use super::value::{finite, get, got, intern, method, own_keys, range_error, set, settle, type_error};
+use super::promise::settle;
+use super::value::{finite, get, got, intern, method, own_keys, range_error, set, type_error};
 use crate::host::HostValue;
 use crate::segments::{
     big_segment_ref, hash_context_key, BigSegmentStore, BigSegmentStoreManager, BigSegmentStoreStatus,

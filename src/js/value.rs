@@ -175,15 +175,3 @@ extern "C" {
 pub fn string_of(value: &JsValue) -> String {
     js_string(value).unwrap_or_else(|_| "(a value that cannot be printed)".into())
 }
-
-/// Awaits `value` if it is a promise or thenable; otherwise it is the result at once.
-pub fn settle(value: JsValue) -> futures::future::LocalBoxFuture<'static, Result<JsValue, JsValue>> {
-    use futures::FutureExt;
-    if let Some(p) = value.dyn_ref::<js_sys::Promise>() {
-        return wasm_bindgen_futures::JsFuture::from(p.clone()).boxed_local();
-    }
-    if method(&value, "then").is_some() {
-        return wasm_bindgen_futures::JsFuture::from(js_sys::Promise::resolve(&value)).boxed_local();
-    }
-    futures::future::ready(Ok(value)).boxed_local()
-}

@@ -1,0 +1,106 @@
+//! Awaiting JavaScript promises from Rust, cheaply.
+//!
+//! `wasm_bindgen_futures::JsFuture` makes two Rust closures per promise, each a JavaScript
+//! function with its own finalizer. An operation awaits several promises, so instead the facade
+//! installs one small JavaScript function, `(promise, id) => promise.then(ok, fail)`, whose
+//! plain JavaScript callbacks report back through the exported `settlePromise(id, ok, value)`.
+//! Until it is installed, `JsFuture` is used.
+
+use std::cell::RefCell;
+
+use futures::channel::oneshot;
+use futures::future::LocalBoxFuture;
+use futures::FutureExt;
+use js_sys::{Function, Promise};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::value::method;
+
+type Settled = Result<JsValue, JsValue>;
+
+#[derive(Default)]
+struct Pending {
+    /// Waiting receivers by id; a slot is freed only when its promise settles, so an id is
+    /// never reused while JavaScript may still report on it.
+    slots: Vec<Option<oneshot::Sender<Settled>>>,
+    free: Vec<u32>,
+    bridge: Option<Function>,
+}
+
+thread_local! {
+    static PENDING: RefCell<Pending> = RefCell::default();
+}
+
+/// Installs the facade's `(promise, id) => void` bridge.
+#[wasm_bindgen(js_name = installPromiseBridge)]
+pub fn install_promise_bridge(bridge: Function) {
+    PENDING.with(|p| p.borrow_mut().bridge = Some(bridge));
+}
+
+/// Called by the bridge when promise `id` settles.
+#[wasm_bindgen(js_name = settlePromise)]
+pub fn settle_promise(id: u32, ok: bool, value: JsValue) {
+    let sender = PENDING.with(|p| {
+        let mut p = p.borrow_mut();
+        let sender = p.slots.get_mut(id as usize).and_then(Option::take);
+        if sender.is_some() {
+            p.free.push(id);
+        }
+        sender
+    });
+    if let Some(sender) = sender {
+        // The operation may have been abandoned (aborted); then nobody listens.
+        let _ = sender.send(if ok { Ok(value) } else { Err(value) });
+    }
+}
+
+fn await_promise(promise: &Promise) -> LocalBoxFuture<'static, Settled> {
+    let registered = PENDING.with(|p| {
+        let mut p = p.borrow_mut();
+        let bridge = p.bridge.clone()?;
+        let (tx, rx) = oneshot::channel();
+        let id = match p.free.pop() {
+            Some(id) => {
+                if let Some(slot) = p.slots.get_mut(id as usize) {
+                    *slot = Some(tx);
+                }
+                id
+            }
+            None => {
+                p.slots.push(Some(tx));
+                u32::try_from(p.slots.len() - 1).unwrap_or(u32::MAX)
+            }
+        };
+        Some((bridge, id, rx))
+    });
+    let Some((bridge, id, rx)) = registered else {
+        return wasm_bindgen_futures::JsFuture::from(promise.clone()).boxed_local();
+    };
+    if let Err(e) = bridge.call2(&JsValue::UNDEFINED, promise, &JsValue::from(id)) {
+        settle_promise(id, false, e);
+    }
+    rx.map(|r| r.unwrap_or_else(|_| Err(JsValue::UNDEFINED))).boxed_local()
+}
+
+/// Awaits `value` if it is a promise or thenable; otherwise it is the result at once.
+pub fn settle(value: JsValue) -> LocalBoxFuture<'static, Settled> {
+    if let Some(p) = value.dyn_ref::<Promise>() {
+        return await_promise(p);
+    }
+    if method(&value, "then").is_some() {
+        return await_promise(&Promise::resolve(&value));
+    }
+    futures::future::ready(Ok(value)).boxed_local()
+}
+
+/// Runs `op` and reports its outcome to `resolve`/`reject` (the facade's `new Promise` executor
+/// arguments), instead of building a promise around a Rust closure.
+pub fn complete(op: impl std::future::Future<Output = Settled> + 'static, resolve: Function, reject: Function) {
+    wasm_bindgen_futures::spawn_local(async move {
+        let _ = match op.await {
+            Ok(v) => resolve.call1(&JsValue::UNDEFINED, &v),
+            Err(e) => reject.call1(&JsValue::UNDEFINED, &e),
+        };
+    });
+}
