@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the npm package into dist/: release wasm → wasm-bindgen glue for nodejs (CJS),
-# experimental-nodejs-module (ESM) and web → one wasm-opt'ed .wasm → the facade per entry point.
+# Builds the npm package into dist/: release wasm → wasm-bindgen glue for nodejs (CommonJS)
+# and web (ESM) → one wasm-opt'ed .wasm → the facade per entry point.
 # Usage: scripts/build.sh [--quiet]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,13 +12,12 @@ export PATH="$(bash scripts/tools-dir.sh)/bin:$PATH"
 cargo build --release --target wasm32-unknown-unknown ${quiet:+--quiet}
 wasm=target/wasm32-unknown-unknown/release/cutover.wasm
 rm -rf .wb dist.tmp && mkdir -p dist.tmp
-for target in nodejs experimental-nodejs-module web; do
+for target in nodejs web; do
   wasm-bindgen --target "$target" --out-dir ".wb/$target" --out-name cutover "$wasm"
 done
 cmp -s .wb/nodejs/cutover_bg.wasm .wb/web/cutover_bg.wasm
 node_modules/.bin/wasm-opt -Oz --strip-debug --strip-producers .wb/web/cutover_bg.wasm -o dist.tmp/cutover_bg.wasm
 cp .wb/nodejs/cutover.js dist.tmp/cutover_glue.cjs
-cp .wb/experimental-nodejs-module/cutover.js dist.tmp/cutover_glue.node.mjs
 cp .wb/web/cutover.js dist.tmp/cutover_glue.web.mjs
 node scripts/assemble-entries.mjs dist.tmp
 rm -rf dist .wb && mv dist.tmp dist

@@ -4,17 +4,22 @@
 //! Both are plain data structures: they never call out (no store, logger or listener), so the
 //! manager can use them inside a short `RefCell` borrow.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 use futures::future::{LocalBoxFuture, Shared};
 use futures::FutureExt;
 
-struct Entry<M> {
+/// "No node": the end of the recency list.
+const NIL: usize = usize::MAX;
+
+struct Node<M> {
+    key: String,
     value: M,
     /// Monotonic ms when the entry was inserted; the TTL counts from here and is never reset.
     inserted_at: f64,
-    /// Recency tick; the key of this entry in `MembershipCache::order`.
-    tick: u64,
+    /// Neighbours in the recency list (towards the most and the least recently used).
+    newer: usize,
+    older: usize,
 }
 
 /// Bounded least-recently-used cache keyed by the raw context key.
@@ -25,53 +30,97 @@ struct Entry<M> {
 /// - Inserting a new key into a full cache evicts the least recently used entry first.
 /// - A TTL of 0 (or a capacity of 0) caches nothing.
 ///
-/// Every operation is O(log n): a `HashMap` holds the entries and a `BTreeMap` orders them
-/// by recency tick.
+/// Every operation is O(1): a `HashMap` finds the slot of a key, and the slots form a doubly
+/// linked list in recency order.
 pub struct MembershipCache<M> {
     capacity: usize,
     ttl_ms: f64,
-    entries: HashMap<String, Entry<M>>,
-    order: BTreeMap<u64, String>,
-    next_tick: u64,
+    index: HashMap<String, usize>,
+    slots: Vec<Option<Node<M>>>,
+    free: Vec<usize>,
+    newest: usize,
+    oldest: usize,
 }
 
 impl<M: Clone> MembershipCache<M> {
     pub fn new(capacity: usize, ttl_ms: f64) -> Self {
-        MembershipCache { capacity, ttl_ms, entries: HashMap::new(), order: BTreeMap::new(), next_tick: 0 }
+        MembershipCache {
+            capacity,
+            ttl_ms,
+            index: HashMap::new(),
+            slots: Vec::new(),
+            free: Vec::new(),
+            newest: NIL,
+            oldest: NIL,
+        }
     }
 
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.index.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.index.is_empty()
     }
 
-    fn tick(&mut self) -> u64 {
-        self.next_tick = self.next_tick.wrapping_add(1);
-        self.next_tick
+    fn node(&self, slot: usize) -> Option<&Node<M>> {
+        self.slots.get(slot).and_then(Option::as_ref)
+    }
+
+    fn node_mut(&mut self, slot: usize) -> Option<&mut Node<M>> {
+        self.slots.get_mut(slot).and_then(Option::as_mut)
+    }
+
+    /// Takes `slot` out of the recency list (it stays allocated).
+    fn unlink(&mut self, slot: usize) {
+        let Some((newer, older)) = self.node(slot).map(|n| (n.newer, n.older)) else {
+            return;
+        };
+        match self.node_mut(newer) {
+            Some(n) => n.older = older,
+            None => self.newest = older,
+        }
+        match self.node_mut(older) {
+            Some(n) => n.newer = newer,
+            None => self.oldest = newer,
+        }
+    }
+
+    /// Puts `slot` at the most recently used end of the list.
+    fn push_newest(&mut self, slot: usize) {
+        let previous = self.newest;
+        if let Some(n) = self.node_mut(slot) {
+            n.newer = NIL;
+            n.older = previous;
+        }
+        match self.node_mut(previous) {
+            Some(n) => n.newer = slot,
+            None => self.oldest = slot,
+        }
+        self.newest = slot;
+    }
+
+    /// Removes the entry in `slot` entirely.
+    fn remove_slot(&mut self, slot: usize) {
+        self.unlink(slot);
+        if let Some(node) = self.slots.get_mut(slot).and_then(Option::take) {
+            self.index.remove(&node.key);
+            self.free.push(slot);
+        }
     }
 
     /// The cached value for `key` if it is still fresh at `now_ms`; marks it most recently used.
     /// An expired entry is removed.
     pub fn get(&mut self, key: &str, now_ms: f64) -> Option<M> {
-        let (fresh, old_tick) = match self.entries.get(key) {
-            None => return None,
-            Some(entry) => (now_ms - entry.inserted_at < self.ttl_ms, entry.tick),
-        };
+        let slot = *self.index.get(key)?;
+        let fresh = now_ms - self.node(slot)?.inserted_at < self.ttl_ms;
         if !fresh {
-            self.entries.remove(key);
-            self.order.remove(&old_tick);
+            self.remove_slot(slot);
             return None;
         }
-        let new_tick = self.tick();
-        if let Some(owned_key) = self.order.remove(&old_tick) {
-            self.order.insert(new_tick, owned_key);
-        }
-        let entry = self.entries.get_mut(key)?;
-        entry.tick = new_tick;
-        Some(entry.value.clone())
+        self.unlink(slot);
+        self.push_newest(slot);
+        self.node(slot).map(|n| n.value.clone())
     }
 
     /// Stores `value` for `key` as of `now_ms`, replacing any previous entry (and restarting its
@@ -80,26 +129,36 @@ impl<M: Clone> MembershipCache<M> {
         if self.capacity == 0 || self.ttl_ms.is_nan() || self.ttl_ms <= 0.0 {
             return;
         }
-        if let Some(old) = self.entries.remove(&key) {
-            self.order.remove(&old.tick);
+        if let Some(&slot) = self.index.get(&key) {
+            self.remove_slot(slot);
         }
-        while self.entries.len() >= self.capacity {
-            match self.order.pop_first() {
-                Some((_, oldest)) => {
-                    self.entries.remove(&oldest);
+        while self.index.len() >= self.capacity && self.oldest != NIL {
+            self.remove_slot(self.oldest);
+        }
+        let node = Node { key: key.clone(), value, inserted_at: now_ms, newer: NIL, older: NIL };
+        let slot = match self.free.pop() {
+            Some(slot) => {
+                if let Some(s) = self.slots.get_mut(slot) {
+                    *s = Some(node);
                 }
-                None => break,
+                slot
             }
-        }
-        let tick = self.tick();
-        self.order.insert(tick, key.clone());
-        self.entries.insert(key, Entry { value, inserted_at: now_ms, tick });
+            None => {
+                self.slots.push(Some(node));
+                self.slots.len() - 1
+            }
+        };
+        self.index.insert(key, slot);
+        self.push_newest(slot);
     }
 
     /// Drops every entry.
     pub fn clear(&mut self) {
-        self.entries.clear();
-        self.order.clear();
+        self.index.clear();
+        self.slots.clear();
+        self.free.clear();
+        self.newest = NIL;
+        self.oldest = NIL;
     }
 }
 

@@ -118,14 +118,12 @@ pub fn membership_of(included: Vec<String>, excluded: Vec<String>) -> Option<Mem
     if included.is_empty() && excluded.is_empty() {
         return None;
     }
-    let mut map = std::collections::BTreeMap::new();
-    for r in excluded {
-        map.insert(r, false);
-    }
-    for r in included {
-        map.insert(r, true);
-    }
-    Some(map.into_iter().collect())
+    let mut entries: MembershipEntries =
+        included.into_iter().map(|r| (r, true)).chain(excluded.into_iter().map(|r| (r, false))).collect();
+    // By ref, `true` first, so that keeping the first of each ref makes include win.
+    entries.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
+    entries.dedup_by(|later, first| later.0 == first.0);
+    Some(entries)
 }
 
 impl<H: RedisHost> RedisStore<H> {

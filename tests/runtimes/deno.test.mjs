@@ -25,7 +25,7 @@ test('deno: migrations and big segments from the packed package (ESM and CommonJ
   const report = parseReport(r.stdout);
   t.diagnostic(`deno ${report.runtime.version}: import → ${report.runtime.resolved}; require → ${report.runtime.requireResolved}`);
   assert.match(report.runtime.version, /^2\./);
-  assert.match(report.runtime.resolved, /\/tests\/node_modules\/cutover\/dist\/cutover\.node\.mjs$/);
+  assert.match(report.runtime.resolved, /\/tests\/node_modules\/cutover\/dist\/cutover\.deno\.mjs$/);
   assert.match(report.runtime.requireResolved, /\/tests\/node_modules\/cutover\/dist\/cutover\.cjs$/);
   assertSmoke(report, { runtime: 'deno (ESM)' });
   assertSmoke(report.cjs, { runtime: 'deno (CJS)' });
