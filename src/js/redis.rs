@@ -10,7 +10,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::promise::settle;
-use super::value::{get, got, method, set, type_error};
+use super::value::{array_items, get, got, is_array, method, set, type_error};
 use crate::host::HostValue;
 use crate::segments::redis::{RedisHost, RedisReply, RedisStore, RedisStoreError};
 
@@ -40,8 +40,11 @@ fn strings(args: &[String]) -> Array {
     args.iter().map(|a| JsValue::from_str(a)).collect()
 }
 
+/// Deepest reply nesting read; the store's commands reply at depth 2 at most.
+const MAX_REPLY_DEPTH: u32 = 4;
+
 /// A JavaScript reply as the core's `RedisReply`.
-fn reply_of(value: &JsValue) -> RedisReply {
+fn reply_of(value: &JsValue, depth: u32) -> RedisReply {
     if value.is_undefined() || value.is_null() {
         RedisReply::Nil
     } else if let Some(s) = value.as_string() {
@@ -52,10 +55,14 @@ fn reply_of(value: &JsValue) -> RedisReply {
         } else {
             RedisReply::Other(crate::text::number(n))
         }
-    } else if let Some(a) = value.dyn_ref::<Array>() {
-        RedisReply::Array(a.iter().map(|v| reply_of(&v)).collect())
-    } else if let Some(bytes) = value.dyn_ref::<js_sys::Uint8Array>() {
-        RedisReply::Text(String::from_utf8_lossy(&bytes.to_vec()).into_owned())
+    } else if is_array(value) {
+        if depth >= MAX_REPLY_DEPTH {
+            return RedisReply::Other("an array nested too deep".into());
+        }
+        match array_items(value) {
+            Some(items) => RedisReply::Array(items.iter().map(|v| reply_of(v, depth + 1)).collect()),
+            None => RedisReply::Other("an unreadable array".into()),
+        }
     } else {
         RedisReply::Other(value.describe())
     }
@@ -72,7 +79,7 @@ impl RedisHost for JsRedisHost {
     type Error = JsValue;
 
     fn command(&self, args: Vec<String>) -> LocalBoxFuture<'static, Result<RedisReply, JsValue>> {
-        call(&self.command, &self.target, &strings(&args)).map(|r| r.map(|v| reply_of(&v))).boxed_local()
+        call(&self.command, &self.target, &strings(&args)).map(|r| r.map(|v| reply_of(&v, 0))).boxed_local()
     }
 
     fn pipeline(
@@ -85,10 +92,11 @@ impl RedisHost for JsRedisHost {
             call(f, &self.target, &commands)
                 .map(|r| {
                     let replies = r?;
-                    let replies = replies.dyn_ref::<Array>().ok_or_else(|| {
+                    let items = if is_array(&replies) { array_items(&replies) } else { None };
+                    let items = items.ok_or_else(|| {
                         type_error(&format!("Redis pipeline did not return an array, {}", got(&replies)))
                     })?;
-                    Ok(replies.iter().map(|v| reply_of(&v)).collect())
+                    Ok(items.iter().map(|v| reply_of(v, 1)).collect())
                 })
                 .boxed_local(),
         )

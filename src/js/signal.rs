@@ -23,14 +23,16 @@ extern "C" {
 
     #[derive(Clone)]
     pub type AbortSignal;
-    #[wasm_bindgen(method, getter)]
-    pub fn aborted(this: &AbortSignal) -> bool;
-    #[wasm_bindgen(method, getter)]
-    pub fn reason(this: &AbortSignal) -> JsValue;
-    #[wasm_bindgen(method, js_name = addEventListener)]
-    fn add_listener(this: &AbortSignal, kind: &str, listener: &js_sys::Function);
-    #[wasm_bindgen(method, js_name = removeEventListener)]
-    fn remove_listener(this: &AbortSignal, kind: &str, listener: &js_sys::Function);
+    // The caller's signal may be a proxy or a subclass with throwing accessors: every call on
+    // it is `catch`, so nothing the caller does can throw through wasm.
+    #[wasm_bindgen(method, getter, catch)]
+    fn aborted(this: &AbortSignal) -> Result<bool, JsValue>;
+    #[wasm_bindgen(method, getter, catch)]
+    fn reason(this: &AbortSignal) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(method, catch, js_name = addEventListener)]
+    fn add_listener(this: &AbortSignal, kind: &str, listener: &js_sys::Function) -> Result<(), JsValue>;
+    #[wasm_bindgen(method, catch, js_name = removeEventListener)]
+    fn remove_listener(this: &AbortSignal, kind: &str, listener: &js_sys::Function) -> Result<(), JsValue>;
 
     #[wasm_bindgen(js_name = DOMException)]
     type DomException;
@@ -45,7 +47,7 @@ pub fn dom_exception(message: &str, name: &str) -> JsValue {
 
 /// Why the signal aborted: its `reason`, or an `AbortError` where the host has none.
 pub fn abort_reason(signal: &AbortSignal) -> JsValue {
-    let reason = signal.reason();
+    let reason = signal.reason().unwrap_or(JsValue::UNDEFINED);
     if reason.is_undefined() {
         dom_exception("This operation was aborted", "AbortError")
     } else {
@@ -53,9 +55,11 @@ pub fn abort_reason(signal: &AbortSignal) -> JsValue {
     }
 }
 
-/// Checks that `value` is an AbortSignal.
+/// `value` as an AbortSignal, if it is one whose `aborted` state can be read.
 pub fn as_signal(value: &JsValue) -> Option<AbortSignal> {
-    value.dyn_ref::<AbortSignal>().cloned()
+    let signal = value.dyn_ref::<AbortSignal>()?;
+    signal.aborted().ok()?;
+    Some(signal.clone())
 }
 
 /// Removes the abort listener when the operation finishes first.
@@ -66,13 +70,13 @@ struct Listener {
 
 impl Drop for Listener {
     fn drop(&mut self) {
-        self.signal.remove_listener("abort", self.closure.as_ref().unchecked_ref());
+        let _ = self.signal.remove_listener("abort", self.closure.as_ref().unchecked_ref());
     }
 }
 
 /// A future that resolves with the abort reason when `signal` aborts (at once if it already has).
 pub fn abort_future(signal: AbortSignal) -> AbortFuture<JsValue> {
-    if signal.aborted() {
+    if signal.aborted().unwrap_or(false) {
         let reason = abort_reason(&signal);
         return async move { reason }.boxed_local();
     }
@@ -84,7 +88,10 @@ pub fn abort_future(signal: AbortSignal) -> AbortFuture<JsValue> {
             let _ = tx.send(abort_reason(&s));
         }
     });
-    signal.add_listener("abort", closure.as_ref().unchecked_ref());
+    if signal.add_listener("abort", closure.as_ref().unchecked_ref()).is_err() {
+        // A signal that refuses listeners can never be seen to abort.
+        return futures::future::pending().boxed_local();
+    }
     let listener = Listener { signal, closure };
     async move {
         let reason = rx.await;

@@ -12,8 +12,10 @@ impl HostValue for JsValue {
         if let Some(s) = self.as_string() {
             return s;
         }
-        if let Some(e) = self.dyn_ref::<Error>() {
-            return String::from(e.to_string());
+        // `String(error)` runs the error's own `toString` (and its name/message getters), any
+        // of which may throw: `string_of` catches that.
+        if self.dyn_ref::<Error>().is_some() {
+            return string_of(self);
         }
         if self.is_object() {
             if let Ok(text) = JSON::stringify(self) {
@@ -56,9 +58,9 @@ fn json_of(value: &JsValue, depth: u32) -> Option<serde_json::Value> {
     if !value.is_object() || depth >= MAX_DEPTH {
         return None;
     }
-    if Array::is_array(value) {
-        let items = value.unchecked_ref::<Array>();
-        return Some(Value::Array(items.iter().map(|item| json_of(&item, depth + 1).unwrap_or(Value::Null)).collect()));
+    if is_array(value) {
+        let items = array_items(value)?;
+        return Some(Value::Array(items.iter().map(|item| json_of(item, depth + 1).unwrap_or(Value::Null)).collect()));
     }
     let mut map = serde_json::Map::new();
     for key in own_keys(value)?.iter() {
@@ -75,6 +77,26 @@ fn json_of(value: &JsValue, depth: u32) -> Option<serde_json::Value> {
 extern "C" {
     #[wasm_bindgen(catch, js_namespace = Object, js_name = keys)]
     fn object_keys(target: &JsValue) -> Result<Array, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = Array, js_name = isArray)]
+    fn array_is_array(target: &JsValue) -> Result<bool, JsValue>;
+}
+
+/// `Array.isArray(value)`; false for a revoked proxy (which makes `isArray` throw).
+pub fn is_array(value: &JsValue) -> bool {
+    array_is_array(value).unwrap_or(false)
+}
+
+/// Longest array read from the host; anything longer is refused as a whole.
+const MAX_ARRAY: u32 = 1_000_000;
+
+/// The items of an array-like host value, read through `Reflect` so that a proxy whose traps
+/// throw gives `None` instead of an exception through wasm.
+pub fn array_items(value: &JsValue) -> Option<Vec<JsValue>> {
+    let length = Reflect::get(value, &intern("length")).ok()?.as_f64()?;
+    if !(0.0..=f64::from(MAX_ARRAY)).contains(&length) {
+        return None;
+    }
+    (0..length as u32).map(|i| Reflect::get_u32(value, i).ok()).collect()
 }
 
 /// `Object.keys(target)`, or `None` when the object refuses (a proxy that throws).

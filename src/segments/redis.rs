@@ -98,18 +98,19 @@ pub fn parse_synchronized_on(reply: &RedisReply) -> Result<Option<f64>, String> 
         .map_err(|_| format!("big_segments_synchronized_on is not a number: {}", crate::text::quoted(text)))
 }
 
-/// The members of a SET reply.
-fn set_members(reply: RedisReply, key: &str) -> Result<Vec<String>, String> {
+/// The members of a SET reply. `which` names the set (`include`/`exclude`) in errors; the key
+/// itself is left out, because it carries the context's hash and errors are logged.
+fn set_members(reply: RedisReply, which: &str) -> Result<Vec<String>, String> {
     match reply {
         RedisReply::Nil => Ok(Vec::new()),
         RedisReply::Array(items) => items
             .into_iter()
             .map(|item| match item {
                 RedisReply::Text(t) => Ok(t),
-                other => Err(format!("SMEMBERS {key} returned a non-string member: {}", other.describe())),
+                other => Err(format!("SMEMBERS of the {which} set returned a non-string member: {}", other.describe())),
             })
             .collect(),
-        other => Err(format!("SMEMBERS {key} did not return an array: {}", other.describe())),
+        other => Err(format!("SMEMBERS of the {which} set did not return an array: {}", other.describe())),
     }
 }
 
@@ -177,8 +178,8 @@ impl<H: RedisHost> RedisStore<H> {
             let (Some(inc), Some(exc)) = (replies.next(), replies.next()) else {
                 return Err(schema("the pipeline returned fewer than two replies".into()));
             };
-            let included = set_members(inc, &include_key).map_err(schema)?;
-            let excluded = set_members(exc, &exclude_key).map_err(schema)?;
+            let included = set_members(inc, "include").map_err(schema)?;
+            let excluded = set_members(exc, "exclude").map_err(schema)?;
             Ok(membership_of(included, excluded))
         })
     }

@@ -1,0 +1,68 @@
+// `npm run fuzz`: fuzzes cutover's whole JavaScript surface with fast-check.
+//
+//   node --unhandled-rejections=strict fuzz/run.mjs [--cases N] [--seed S] [--only NAME] [--shrink-ms T] [--tame]
+//
+// Runs the properties of tests/hardening/helpers/properties.mjs (≥ 100 000 generated cases by
+// default) against the repo's dist/ (self-reference 'cutover'), loaded through `require` so a
+// trapped wasm instance can be replaced by a fresh one and the run can go on. Prints per-property
+// counts, every distinct failure (shrunk counterexample, seed), and a final line
+//   fuzz: N cases, T traps, U unhandled rejections
+// Exit code 1 on any failure.
+import { createRequire } from 'node:module';
+
+import { PROPERTIES } from '../tests/hardening/helpers/properties.mjs';
+import { canary, fuzzProperty, makeState, moduleLoader, muteConsole } from '../tests/hardening/helpers/harness.mjs';
+
+const argv = process.argv.slice(2);
+const arg = (name, fallback) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? argv[i + 1] : fallback;
+};
+const totalCases = Number(arg('cases', 110000));
+const seed = Number(arg('seed', Date.now() % 2 ** 31));
+const only = arg('only', undefined);
+const shrinkMs = Number(arg('shrink-ms', 4000));
+const tame = argv.includes('--tame'); // leave out the known bug families' inputs (see hostile.mjs)
+
+const require = createRequire(import.meta.url);
+const loader = moduleLoader(require);
+await canary(loader.current);
+
+const state = makeState(loader, { tame });
+const restoreConsole = muteConsole();
+const started = performance.now();
+const report = [];
+let generated = 0;
+try {
+  for (const { prop, share } of PROPERTIES) {
+    if (only && !prop.name.toLowerCase().includes(only.toLowerCase())) continue;
+    const numRuns = Math.max(1, Math.round(totalCases * (only ? 1 : share)));
+    const t0 = performance.now();
+    const stats = await fuzzProperty(prop, { numRuns, seed, state, shrinkMs });
+    stats.ms = performance.now() - t0;
+    generated += stats.runs;
+    report.push(stats);
+    process.stdout.write(
+      `${prop.name.padEnd(40)} ${String(stats.runs).padStart(7)} cases ${String(Math.round(stats.ms)).padStart(7)} ms` +
+        `  failures: ${stats.failures.length} distinct, ${stats.occurrenceCount} cases\n`,
+    );
+  }
+} finally {
+  const muted = restoreConsole();
+  state.watch.dispose();
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  const failures = report.flatMap((r) => r.failures);
+  for (const f of failures) {
+    console.log(`\nFAILURE ${f.signature}\n  kind: ${f.kind}\n  ${f.message.slice(0, 600)}\n  counterexample: ${f.counterexample.slice(0, 2000)}\n  replay: seed ${f.seed}, path ${JSON.stringify(f.path)}`);
+  }
+  const c = state.counts;
+  console.log(
+    `\n${state.executed} executions in ${seconds} s (incl. shrinking), seed ${seed}${tame ? ' (tame)' : ''}, wasm instances loaded: ${loader.loads}, console lines muted: ${muted}`,
+  );
+  console.log(
+    `other violations: ${c['non-error']} non-Error throws, ${c.hang} hangs, ${c.contract} contract, ${c.broken} broken-after, ${c.uncaught} uncaught exceptions`,
+  );
+  console.log(`fuzz: ${generated} cases, ${c.trap} traps, ${c.unhandled} unhandled rejections`);
+  const bad = Object.values(c).some((n) => n > 0) || failures.length > 0;
+  process.exitCode = bad ? 1 : 0;
+}

@@ -1,0 +1,40 @@
+// The fuzz in a short profile (`npm test`): every property of helpers/properties.mjs with its
+// share of 2 500 generated cases, fixed seed, against the packed build. The full run (≥ 100 000
+// cases, random seed) is `npm run fuzz`. A failure lists each distinct violation once, shrunk,
+// with its counterexample (recipes: see helpers/hostile.mjs) and the seed/path to replay it.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+
+import { PROPERTIES } from './helpers/properties.mjs';
+import { canary, fuzzProperty, makeState, moduleLoader, muteConsole } from './helpers/harness.mjs';
+
+const CASES = Number(process.env.CUTOVER_FUZZ_CASES ?? 2500);
+const SEED = Number(process.env.CUTOVER_FUZZ_SEED ?? 20261130);
+
+const loader = moduleLoader(createRequire(import.meta.url));
+const state = makeState(loader);
+let restoreConsole;
+test.before(async () => {
+  await canary(loader.current);
+  restoreConsole = muteConsole(); // cutover's default logger is console.warn/error
+});
+test.after(() => {
+  restoreConsole?.();
+  state.watch.dispose();
+});
+
+for (const { prop, share } of PROPERTIES) {
+  test(`fuzz: ${prop.name}`, { timeout: 40_000 }, async () => {
+    const numRuns = Math.max(20, Math.round(CASES * share));
+    const stats = await fuzzProperty(prop, { numRuns, seed: SEED, state, shrinkMs: 3000 });
+    const report = stats.failures.map(
+      (f) => `${f.signature}\n    ${f.message.slice(0, 400)}\n    counterexample: ${f.counterexample.slice(0, 1200)}\n    seed ${f.seed}, path ${f.path}`,
+    );
+    assert.deepEqual(report, [], `${stats.runs} cases, ${stats.occurrenceCount} failing (${[...stats.occurrences].map(([k, n]) => `${n}× ${k}`).join('; ')})`);
+  });
+}
+
+test('fuzz: module still works at the end', async () => {
+  await canary(loader.current);
+});
