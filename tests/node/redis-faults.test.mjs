@@ -22,18 +22,17 @@ import {
   redisUrl,
   uniquePrefix,
   deleteKeys,
+  unhandledRejections,
 } from './helpers/redis-env.mjs';
 
 const QUERY_TIMEOUT = 300;
 const POLL = 50;
 const PREFIX = 'faults';
-const unhandled = [];
-const onUnhandled = (e) => unhandled.push(e);
+const unhandled = unhandledRejections();
 
-before(() => process.on('unhandledRejection', onUnhandled));
+before(() => unhandled.start());
 after(() => {
-  process.off('unhandledRejection', onUnhandled);
-  assert.deepEqual(unhandled, [], 'no unhandled rejections');
+  assert.deepEqual(unhandled.stop(), [], 'no unhandled rejections');
 });
 
 const CLIENTS = {

@@ -10,55 +10,26 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { RedisBigSegmentStore } from '@launchdarkly/node-server-sdk-redis';
-import {
-  redisBigSegmentStore,
-  nodeRedisHost,
-  ioredisHost,
-  BigSegmentStoreManager,
-  hashContextKey,
-  bigSegmentRef,
-} from 'cutover';
-import {
-  redisUrl,
-  nodeRedis,
-  ioredis,
-  closeNodeRedis,
-  closeIoredis,
-  uniquePrefix,
-  deleteKeys,
-  keys,
-  plain,
-  prng,
-} from './helpers/redis-env.mjs';
+import { redisBigSegmentStore, nodeRedisHost, ioredisHost, BigSegmentStoreManager, hashContextKey, bigSegmentRef } from 'cutover';
+import { redisUrl, openClients, closeClients, unhandledRejections, uniquePrefix, deleteKeys, keys, plain, prng } from './helpers/redis-env.mjs';
 
 const USERS = 300;
 const SEED = 0x5eed1d;
 const DEFAULT_DB = 2; // default-prefix keys of this file
 
 const silentLogger = { debug() {}, info() {}, warn() {}, error() {} };
-const unhandled = [];
-const onUnhandled = (e) => unhandled.push(e);
-
-let url;
-const clients = {};
+const unhandled = unhandledRejections();
+const clients = {}; // `${kind}:${db}` → client
 
 before(async () => {
-  process.on('unhandledRejection', onUnhandled);
-  url = await redisUrl();
-  for (const db of [0, DEFAULT_DB]) {
-    clients[`node:${db}`] = await nodeRedis(url, { database: db });
-    clients[`io:${db}`] = await ioredis(url, { db });
-  }
+  unhandled.start();
+  await openClients(clients, await redisUrl(), [0, DEFAULT_DB]);
 });
 
 after(async () => {
   await deleteKeys(clients[`node:${DEFAULT_DB}`], 'launchdarkly:*');
-  for (const [key, client] of Object.entries(clients)) {
-    if (key.startsWith('node:')) await closeNodeRedis(client);
-    else await closeIoredis(client);
-  }
-  process.off('unhandledRejection', onUnhandled);
-  assert.deepEqual(unhandled, [], 'no unhandled rejections');
+  await closeClients(clients);
+  assert.deepEqual(unhandled.stop(), [], 'no unhandled rejections');
 });
 
 /**

@@ -13,8 +13,8 @@ import {
   ioredis,
   closeNodeRedis,
   closeIoredis,
-  uniquePrefix,
-  deleteKeys,
+  unhandledRejections,
+  trackedPrefixes,
   keys,
   writeMembership,
   plain,
@@ -24,26 +24,20 @@ import {
 
 let url;
 let writer;
-const unhandled = [];
-const onUnhandled = (e) => unhandled.push(e);
-const prefixes = [];
-const newPrefix = () => {
-  const p = uniquePrefix('rt');
-  prefixes.push(p);
-  return p;
-};
+const unhandled = unhandledRejections();
+const prefixes = trackedPrefixes();
+const newPrefix = () => prefixes.next('rt');
 
 before(async () => {
-  process.on('unhandledRejection', onUnhandled);
+  unhandled.start();
   url = await redisUrl();
   writer = await nodeRedis(url);
 });
 
 after(async () => {
-  for (const p of prefixes) await deleteKeys(writer, `${p}:*`);
+  await prefixes.deleteAll(writer);
   await closeNodeRedis(writer);
-  process.off('unhandledRejection', onUnhandled);
-  assert.deepEqual(unhandled, [], 'no unhandled rejections');
+  assert.deepEqual(unhandled.stop(), [], 'no unhandled rejections');
 });
 
 const upper = (cmds) => cmds.map(([name, ...rest]) => [String(name).toUpperCase(), ...rest]);

@@ -7,20 +7,12 @@
 // keys; custom prefixes are unique per test. Every key written is deleted again.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  redisBigSegmentStore,
-  nodeRedisHost,
-  ioredisHost,
-  BigSegmentStoreManager,
-  hashContextKey,
-  bigSegmentRef,
-} from 'cutover';
+import { redisBigSegmentStore, nodeRedisHost, ioredisHost, BigSegmentStoreManager, hashContextKey, bigSegmentRef } from 'cutover';
 import {
   redisUrl,
-  nodeRedis,
-  ioredis,
-  closeNodeRedis,
-  closeIoredis,
+  openClients,
+  closeClients,
+  unhandledRejections,
   uniquePrefix,
   deleteKeys,
   keys,
@@ -32,29 +24,19 @@ import {
 const DEFAULT_DB = 1; // default-prefix keys of this file
 const CUSTOM_DB = 0;
 
-let url;
 const clients = {}; // `${kind}:${db}` → client
-const unhandled = [];
-const onUnhandled = (e) => unhandled.push(e);
+const unhandled = unhandledRejections();
 
 before(async () => {
-  process.on('unhandledRejection', onUnhandled);
-  url = await redisUrl();
-  for (const db of [DEFAULT_DB, CUSTOM_DB]) {
-    clients[`node:${db}`] = await nodeRedis(url, { database: db });
-    clients[`io:${db}`] = await ioredis(url, { db });
-  }
+  unhandled.start();
+  await openClients(clients, await redisUrl(), [DEFAULT_DB, CUSTOM_DB]);
 });
 
 after(async () => {
   // Nothing of this file's default-prefix data may survive it.
   await deleteKeys(clients[`node:${DEFAULT_DB}`], 'launchdarkly:*');
-  for (const [key, client] of Object.entries(clients)) {
-    if (key.startsWith('node:')) await closeNodeRedis(client);
-    else await closeIoredis(client);
-  }
-  process.off('unhandledRejection', onUnhandled);
-  assert.deepEqual(unhandled, [], 'no unhandled rejections');
+  await closeClients(clients);
+  assert.deepEqual(unhandled.stop(), [], 'no unhandled rejections');
 });
 
 const HOSTS = {

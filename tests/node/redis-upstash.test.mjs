@@ -22,6 +22,8 @@ import {
   redisUrl,
   nodeRedis,
   closeNodeRedis,
+  unhandledRejections,
+  trackedPrefixes,
   uniquePrefix,
   deleteKeys,
   keys,
@@ -39,9 +41,8 @@ let writer; // writes test data (db DEFAULT_DB)
 let server;
 let restUrl;
 const requests = []; // { path, body, encoding, auth }
-const unhandled = [];
-const onUnhandled = (e) => unhandled.push(e);
-const prefixes = [];
+const unhandled = unhandledRejections();
+const prefixes = trackedPrefixes();
 
 function encode(value, base64) {
   if (!base64) return value;
@@ -96,7 +97,7 @@ async function handle(req, res) {
 }
 
 before(async () => {
-  process.on('unhandledRejection', onUnhandled);
+  unhandled.start();
   url = await redisUrl();
   backend = await nodeRedis(url, { database: DEFAULT_DB });
   writer = await nodeRedis(url, { database: DEFAULT_DB });
@@ -111,14 +112,13 @@ before(async () => {
 });
 
 after(async () => {
-  for (const p of prefixes) await deleteKeys(writer, `${p}:*`);
+  await prefixes.deleteAll(writer);
   await deleteKeys(writer, 'launchdarkly:*');
   await closeNodeRedis(backend);
   await closeNodeRedis(writer);
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
-  process.off('unhandledRejection', onUnhandled);
-  assert.deepEqual(unhandled, [], 'no unhandled rejections');
+  assert.deepEqual(unhandled.stop(), [], 'no unhandled rejections');
 });
 
 const upstashClient = (extra = {}) =>

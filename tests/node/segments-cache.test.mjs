@@ -1,26 +1,11 @@
 // Context membership cache: LRU eviction, absolute TTL, null answers — SPEC.md B3 step 2 and "Cache".
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BigSegmentStoreManager, hashContextKey } from 'cutover';
+import { BigSegmentStoreManager } from 'cutover';
+import { makeStore as makeFakeStore, sleep } from './helpers/segments.mjs';
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function makeStore({ metadata = () => ({ lastUpToDate: Date.now() }), membership = (hash) => ({ [`seg-${hash.slice(0, 6)}.g1`]: true }) } = {}) {
-  const calls = { getMetadata: 0, getMembership: [], times: [] };
-  const store = {
-    async getMetadata() {
-      calls.getMetadata++;
-      return metadata();
-    },
-    async getMembership(hash) {
-      calls.getMembership.push(hash);
-      calls.times.push(performance.now());
-      return membership(hash);
-    },
-  };
-  const queriesFor = (key) => calls.getMembership.filter((h) => h === hashContextKey(key)).length;
-  return { store, calls, queriesFor };
-}
+/** The shared fake store, answering a membership of its own for every context by default. */
+const makeStore = (options) => makeFakeStore({ membership: (hash) => ({ [`seg-${hash.slice(0, 6)}.g1`]: true }), ...options });
 
 test('LRU eviction with contextCacheSize 3: a recently used entry survives, the least recently used goes', async (t) => {
   const { store, calls, queriesFor } = makeStore();

@@ -3,8 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BigSegmentStoreManager } from 'cutover';
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+import { sleep } from './helpers/segments.mjs';
 
 function makeStore({ closeDelayMs = 0 } = {}) {
   const calls = { getMetadata: 0, getMembership: 0, close: 0, closeDone: false, metadataAtClose: undefined, events: [] };

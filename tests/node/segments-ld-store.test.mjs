@@ -3,8 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BigSegmentStoreManager, hashContextKey } from 'cutover';
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+import { sleep } from './helpers/segments.mjs';
 
 /**
  * The shape of LaunchDarkly's `interfaces.BigSegmentStore` (node-server-sdk):

@@ -2,46 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BigSegmentStoreManager, hashContextKey } from 'cutover';
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function makeLogger() {
-  const calls = [];
-  const logger = {};
-  for (const level of ['debug', 'info', 'warn', 'error']) {
-    logger[level] = (...args) => calls.push({ level, args, text: args.map(String).join(' ') });
-  }
-  return { logger, calls, texts: (level) => calls.filter((c) => c.level === level).map((c) => c.text) };
-}
-
-function makeStore({ metadata = () => ({ lastUpToDate: Date.now() }), membership = () => ({ 'seg.g1': true }) } = {}) {
-  const events = [];
-  const calls = { getMetadata: 0, getMembership: [], close: 0, events };
-  const store = {
-    async getMetadata() {
-      calls.getMetadata++;
-      events.push('getMetadata:start');
-      try {
-        return await metadata();
-      } finally {
-        events.push('getMetadata:end');
-      }
-    },
-    async getMembership(hash) {
-      calls.getMembership.push(hash);
-      events.push('getMembership:start');
-      try {
-        return await membership(hash);
-      } finally {
-        events.push('getMembership:end');
-      }
-    },
-    async close() {
-      calls.close++;
-    },
-  };
-  return { store, calls };
-}
+import { makeLogger, makeStore, sleep } from './helpers/segments.mjs';
 
 const plain = (o) => (o == null ? o : { ...o });
 

@@ -2,16 +2,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BigSegmentStoreManager } from 'cutover';
+import { makeStore } from './helpers/segments.mjs';
 
 function managerFor(answer, options = {}) {
-  const store = {
-    async getMetadata() {
-      return { lastUpToDate: Date.now() };
-    },
-    async getMembership() {
-      return typeof answer === 'function' ? answer() : answer;
-    },
-  };
+  const { store } = makeStore({ membership: () => (typeof answer === 'function' ? answer() : answer) });
   return new BigSegmentStoreManager({ store, contextCacheTimeMs: 60_000, ...options });
 }
 

@@ -4,36 +4,9 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { BigSegmentStoreManager } from 'cutover';
+import { makeLogger, makeStore, sleep } from './helpers/segments.mjs';
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const TESTS_DIR = fileURLToPath(new URL('../', import.meta.url));
-
-function makeLogger() {
-  const calls = [];
-  const logger = {};
-  for (const level of ['debug', 'info', 'warn', 'error']) {
-    logger[level] = (...args) => calls.push({ level, args, text: args.map(String).join(' ') });
-  }
-  return { logger, calls, texts: (level) => calls.filter((c) => c.level === level).map((c) => c.text) };
-}
-
-function makeStore({ metadata = () => ({ lastUpToDate: Date.now() }), membership = () => ({ 'seg.g1': true }) } = {}) {
-  const calls = { getMetadata: 0, getMembership: [], close: 0 };
-  const store = {
-    async getMetadata() {
-      calls.getMetadata++;
-      return metadata();
-    },
-    async getMembership(hash) {
-      calls.getMembership.push(hash);
-      return membership(hash);
-    },
-    async close() {
-      calls.close++;
-    },
-  };
-  return { store, calls };
-}
 
 function expectError(options, ErrorClass, optionName) {
   const { store } = makeStore();

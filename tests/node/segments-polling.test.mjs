@@ -3,19 +3,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BigSegmentStoreManager } from 'cutover';
+import { freshMetadata, makeLogger, metadataDownWhen, sleep } from './helpers/segments.mjs';
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function makeLogger() {
-  const calls = [];
-  const logger = {};
-  for (const level of ['debug', 'info', 'warn', 'error']) {
-    logger[level] = (...args) => calls.push({ level, args, text: args.map(String).join(' ') });
-  }
-  return { logger, calls, texts: (level) => calls.filter((c) => c.level === level).map((c) => c.text) };
-}
-
-function makeStore({ metadataDelayMs = 0, metadata = () => ({ lastUpToDate: Date.now() }) } = {}) {
+/** A store counting status polls and how many of them are in flight at once. */
+function makeStore({ metadataDelayMs = 0, metadata = freshMetadata } = {}) {
   const calls = { getMetadata: 0, getMembership: 0, inFlight: 0, maxInFlight: 0 };
   const store = {
     async getMetadata() {
@@ -68,12 +59,7 @@ test('without start(): a hot context re-polls about once per interval', { timeou
 
 test('without start(): the inline re-poll result is what the lookup reports', { timeout: 10_000 }, async (t) => {
   let down = false;
-  const { store } = makeStore({
-    metadata: () => {
-      if (down) throw new Error('down now');
-      return { lastUpToDate: Date.now() };
-    },
-  });
+  const { store } = makeStore({ metadata: metadataDownWhen(() => down, 'down now') });
   const m = new BigSegmentStoreManager({ store, statusPollIntervalMs: 50, logger: makeLogger().logger });
   t.after(() => m.close());
   assert.equal((await m.getUserMembership('k')).status, 'HEALTHY');
@@ -95,12 +81,7 @@ test('with start(): background polling every statusPollIntervalMs, without looku
 
 test('with start(): status changes reach listeners without any lookup', { timeout: 10_000 }, async (t) => {
   let down = false;
-  const { store } = makeStore({
-    metadata: () => {
-      if (down) throw new Error('down');
-      return { lastUpToDate: Date.now() };
-    },
-  });
+  const { store } = makeStore({ metadata: metadataDownWhen(() => down, 'down') });
   const log = makeLogger();
   const m = new BigSegmentStoreManager({ store, statusPollIntervalMs: 30, logger: log.logger });
   t.after(() => m.close());

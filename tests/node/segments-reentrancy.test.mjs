@@ -3,8 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BigSegmentStoreManager, hashContextKey, bigSegmentRef } from 'cutover';
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+import { sleep } from './helpers/segments.mjs';
 
 function withTimeout(promise, ms, label) {
   let timer;

@@ -2,8 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BigSegmentStoreManager, hashContextKey } from 'cutover';
+import { sleep } from './helpers/segments.mjs';
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
 function makeStore({ membership, delayMs = 50 } = {}) {

@@ -1,24 +1,11 @@
 // Staleness — SPEC.md B4: stale = no metadata, or no lastUpToDate, or now − lastUpToDate ≥ staleAfterMs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BigSegmentStoreManager } from 'cutover';
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+import { makeStore, managerFor, sleep } from './helpers/segments.mjs';
 
 function managerWith(t, metadata, options = {}) {
-  const calls = { getMetadata: 0 };
-  const store = {
-    async getMetadata() {
-      calls.getMetadata++;
-      return metadata();
-    },
-    async getMembership() {
-      return { 'seg.g1': true };
-    },
-  };
-  const m = new BigSegmentStoreManager({ store, ...options });
-  t.after(() => m.close());
-  return { m, calls };
+  const { store, calls } = makeStore({ metadata });
+  return { m: managerFor(t, { store, ...options }), calls };
 }
 
 test('lastUpToDate older than staleAfterMs → STALE; recent → HEALTHY', async (t) => {

@@ -1,24 +1,14 @@
 // Status provider: getStatus, lastStatus and listeners — API.md §2, SPEC.md B4.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BigSegmentStoreManager } from 'cutover';
+import { freshMetadata, makeLogger, makeStore, managerFor, sleep } from './helpers/segments.mjs';
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const HEALTHY = { available: true, stale: false };
 const STALE = { available: true, stale: true };
 const DOWN = { available: false, stale: false };
 
-function makeLogger() {
-  const calls = [];
-  const logger = {};
-  for (const level of ['debug', 'info', 'warn', 'error']) {
-    logger[level] = (...args) => calls.push({ level, args, text: args.map(String).join(' ') });
-  }
-  return { logger, calls, texts: (level) => calls.filter((c) => c.level === level).map((c) => c.text) };
-}
-
 const STATES = {
-  healthy: () => ({ lastUpToDate: Date.now() }),
+  healthy: freshMetadata,
   stale: () => null,
   down: () => {
     throw new Error('store down');
@@ -32,24 +22,14 @@ const STATES = {
 function setup(t, { initial = 'healthy', ...options } = {}) {
   let state = STATES[initial];
   const log = makeLogger();
-  const calls = { getMetadata: 0 };
-  const store = {
-    async getMetadata() {
-      calls.getMetadata++;
-      return state();
-    },
-    async getMembership() {
-      return { 'seg.g1': true };
-    },
-  };
-  const manager = new BigSegmentStoreManager({
+  const { store, calls } = makeStore({ metadata: () => state() });
+  const manager = managerFor(t, {
     store,
     statusPollIntervalMs: 30,
     contextCacheTimeMs: 60_000,
     logger: log.logger,
     ...options,
   });
-  t.after(() => manager.close());
   return {
     manager,
     provider: manager.statusProvider,

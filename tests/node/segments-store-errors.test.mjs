@@ -2,8 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BigSegmentStoreManager } from 'cutover';
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+import { makeLogger, managerFor, sleep } from './helpers/segments.mjs';
 
 // A store promise that never settles holds no handle of its own. A real application has sockets
 // that keep Node running; these in-process tests hold a ref'd interval for the same reason, so
@@ -15,15 +14,6 @@ function keepAlive(t) {
 }
 const MEMBERSHIP_PREFIX = 'Big Segment store membership query returned error: ';
 const STATUS_PREFIX = 'Big Segment store status query returned error: ';
-
-function makeLogger() {
-  const calls = [];
-  const logger = {};
-  for (const level of ['debug', 'info', 'warn', 'error']) {
-    logger[level] = (...args) => calls.push({ level, args, text: args.map(String).join(' ') });
-  }
-  return { logger, calls, texts: (level) => calls.filter((c) => c.level === level).map((c) => c.text) };
-}
 
 function storeWith({ getMetadata, getMembership }) {
   const calls = { getMetadata: 0, getMembership: 0 };
@@ -40,6 +30,17 @@ function storeWith({ getMetadata, getMembership }) {
       },
     },
   };
+}
+
+/**
+ * A manager (closed after `t`) with a recording logger, over a store whose `method` never settles;
+ * Node is kept alive meanwhile.
+ */
+function hangingManager(t, method, options) {
+  const log = makeLogger();
+  keepAlive(t);
+  const { store } = storeWith({ [method]: () => new Promise(() => {}) });
+  return { m: managerFor(t, { store, logger: log.logger, ...options }), log };
 }
 
 const failures = {
@@ -70,11 +71,7 @@ for (const [name, getMembership] of Object.entries(failures)) {
 }
 
 test('a hanging getMembership → STORE_ERROR within about queryTimeoutMs, logged', { timeout: 10_000 }, async (t) => {
-  const log = makeLogger();
-  keepAlive(t);
-  const { store } = storeWith({ getMembership: () => new Promise(() => {}) });
-  const m = new BigSegmentStoreManager({ store, logger: log.logger, queryTimeoutMs: 200 });
-  t.after(() => m.close());
+  const { m, log } = hangingManager(t, 'getMembership', { queryTimeoutMs: 200 });
   const started = performance.now();
   const result = await m.getUserMembership('k');
   const elapsed = performance.now() - started;
@@ -115,11 +112,7 @@ test('a slow-but-in-time store call succeeds', { timeout: 10_000 }, async (t) =>
 });
 
 test('a hanging getMetadata → status unavailable within about queryTimeoutMs, logged', { timeout: 10_000 }, async (t) => {
-  const log = makeLogger();
-  keepAlive(t);
-  const { store } = storeWith({ getMetadata: () => new Promise(() => {}) });
-  const m = new BigSegmentStoreManager({ store, logger: log.logger, queryTimeoutMs: 200 });
-  t.after(() => m.close());
+  const { m, log } = hangingManager(t, 'getMetadata', { queryTimeoutMs: 200 });
   const started = performance.now();
   const result = await m.getUserMembership('k');
   const elapsed = performance.now() - started;
@@ -131,10 +124,7 @@ test('a hanging getMetadata → status unavailable within about queryTimeoutMs, 
 });
 
 test('getStatus() on a hanging getMetadata resolves unavailable within about queryTimeoutMs', { timeout: 10_000 }, async (t) => {
-  keepAlive(t);
-  const { store } = storeWith({ getMetadata: () => new Promise(() => {}) });
-  const m = new BigSegmentStoreManager({ store, logger: makeLogger().logger, queryTimeoutMs: 150 });
-  t.after(() => m.close());
+  const { m } = hangingManager(t, 'getMetadata', { queryTimeoutMs: 150 });
   const started = performance.now();
   const status = await m.statusProvider.getStatus();
   const elapsed = performance.now() - started;

@@ -1,11 +1,12 @@
 // Shared helpers for the migration test suite (written from API.md §1/§3 and SPEC.md Part A only).
 import assert from 'node:assert/strict';
 import { MigratorBuilder } from 'cutover';
+import { makeLogger } from './common.mjs';
+
+export { makeLogger, sleep } from './common.mjs';
 
 export const STAGES = ['off', 'dualwrite', 'shadow', 'live', 'rampdown', 'complete'];
 export const CTX = Object.freeze({ kind: 'user', key: 'u1' });
-
-export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Resolves after `ms`, or rejects with the signal's reason when it aborts first. */
 export function abortableSleep(ms, signal) {
@@ -21,27 +22,6 @@ export function abortableSleep(ms, signal) {
     }
     signal?.addEventListener('abort', onAbort, { once: true });
   });
-}
-
-/** A logger that records every call; `text` is the args joined with ' '. */
-export function makeLogger() {
-  const calls = [];
-  const logger = {};
-  for (const level of ['debug', 'info', 'warn', 'error']) {
-    logger[level] = (...args) => {
-      calls.push({ level, args, text: args.map((a) => String(a)).join(' ') });
-    };
-  }
-  return {
-    logger,
-    calls,
-    texts(level) {
-      return calls.filter((c) => c.level === level).map((c) => c.text);
-    },
-    has(level, substring) {
-      return calls.some((c) => c.level === level && c.text.includes(substring));
-    },
-  };
 }
 
 /**

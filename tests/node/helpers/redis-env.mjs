@@ -1,5 +1,6 @@
 // Shared helpers for the Redis suites (tests/node/redis-*.test.mjs): private redis-server children,
-// node-redis / ioredis clients, unique key prefixes, key cleanup, a recording logger.
+// node-redis / ioredis clients (one pair per database), unique key prefixes, key cleanup, unhandled
+// rejection collection, a recording logger.
 //
 // The suites run against the redis-server at process.env.REDIS_URL (`npm test` starts a private one).
 // When REDIS_URL is unset, `redisUrl()` starts a private redis-server child for this process instead,
@@ -10,8 +11,9 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createClient } from 'redis';
 import { Redis as IORedis } from 'ioredis';
+import { sleep } from './common.mjs';
 
-export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+export { makeLogger, sleep } from './common.mjs';
 export const nextMacrotask = () => new Promise((resolve) => setImmediate(resolve));
 
 /** A free TCP port on 127.0.0.1. */
@@ -117,13 +119,17 @@ export async function redisUrl() {
   return fallbackServer.url;
 }
 
-/** A connected node-redis client; errors are collected (a client without listeners would throw). */
-export async function nodeRedis(url, options = {}) {
-  const client = createClient({ url, ...options });
+/** Connects `client`, collecting its errors in `client.errors` (a client without listeners would throw). */
+async function connectCollectingErrors(client) {
   client.errors = [];
   client.on('error', (e) => client.errors.push(e));
   await client.connect();
   return client;
+}
+
+/** A connected node-redis client; errors are collected. */
+export async function nodeRedis(url, options = {}) {
+  return connectCollectingErrors(createClient({ url, ...options }));
 }
 
 export async function closeNodeRedis(client) {
@@ -137,11 +143,7 @@ export async function closeNodeRedis(client) {
 
 /** A connected ioredis client (ready), errors collected. */
 export async function ioredis(url, options = {}) {
-  const client = new IORedis(url, { lazyConnect: true, ...options });
-  client.errors = [];
-  client.on('error', (e) => client.errors.push(e));
-  await client.connect();
-  return client;
+  return connectCollectingErrors(new IORedis(url, { lazyConnect: true, ...options }));
 }
 
 export async function closeIoredis(client) {
@@ -152,6 +154,38 @@ export async function closeIoredis(client) {
   } catch {
     client.disconnect();
   }
+}
+
+/** Opens a node-redis and an ioredis client per database `db` into `clients` (`node:<db>`, `io:<db>`). */
+export async function openClients(clients, url, dbs) {
+  for (const db of dbs) {
+    clients[`node:${db}`] = await nodeRedis(url, { database: db });
+    clients[`io:${db}`] = await ioredis(url, { db });
+  }
+  return clients;
+}
+
+/** Closes every client that `openClients` opened into `clients`. */
+export async function closeClients(clients) {
+  for (const [key, client] of Object.entries(clients)) {
+    if (key.startsWith('node:')) await closeNodeRedis(client);
+    else await closeIoredis(client);
+  }
+}
+
+/** Collects this process's unhandled rejections from `start()` until `stop()`, which returns them. */
+export function unhandledRejections() {
+  const seen = [];
+  const onUnhandled = (e) => seen.push(e);
+  return {
+    start() {
+      process.on('unhandledRejection', onUnhandled);
+    },
+    stop() {
+      process.off('unhandledRejection', onUnhandled);
+      return seen;
+    },
+  };
 }
 
 let prefixCounter = 0;
@@ -172,6 +206,25 @@ export async function deleteKeys(client, pattern) {
   return deleted;
 }
 
+/** The key prefixes a file uses (`push` one, or `next(tag)` for a new unique one), to delete in its `after`. */
+export function trackedPrefixes() {
+  const prefixes = [];
+  return {
+    push(p) {
+      prefixes.push(p);
+    },
+    next(tag) {
+      const p = uniquePrefix(tag);
+      prefixes.push(p);
+      return p;
+    },
+    /** Deletes every key under every prefix (node-redis client). */
+    async deleteAll(client) {
+      for (const p of prefixes) await deleteKeys(client, `${p}:*`);
+    },
+  };
+}
+
 /** Keys of the Relay Proxy schema (SPEC.md B6) under prefix `p`. */
 export const keys = (p) => ({
   syncedOn: `${p}:big_segments_synchronized_on`,
@@ -184,16 +237,6 @@ export async function writeMembership(client, p, hash, { include = [], exclude =
   const k = keys(p);
   if (include.length) await client.sendCommand(['SADD', k.include(hash), ...include]);
   if (exclude.length) await client.sendCommand(['SADD', k.exclude(hash), ...exclude]);
-}
-
-/** A logger recording every call. */
-export function makeLogger() {
-  const calls = [];
-  const logger = {};
-  for (const level of ['debug', 'info', 'warn', 'error']) {
-    logger[level] = (...args) => calls.push({ level, text: args.map(String).join(' ') });
-  }
-  return { logger, calls, texts: (level) => calls.filter((c) => c.level === level).map((c) => c.text) };
 }
 
 /** A membership as a plain object (null/undefined → null), for deepEqual. */
