@@ -65,4 +65,13 @@ try {
   console.log(`fuzz: ${generated} cases, ${c.trap} traps, ${c.unhandled} unhandled rejections`);
   const bad = Object.values(c).some((n) => n > 0) || failures.length > 0;
   process.exitCode = bad ? 1 : 0;
+  // Abandoned-by-design cases (never-settling stores, pollers of dead instances) may leave
+  // timers behind; report what is left, then exit rather than wait for them.
+  const left = process.getActiveResourcesInfo().filter((r) => r !== 'TTYWrap');
+  if (left.length) console.log(`active resources at exit: ${JSON.stringify(Object.fromEntries([...new Set(left)].map((r) => [r, left.filter((x) => x === r).length])))}`);
+  if (process.env.FUZZ_DEBUG_TIMERS) {
+    const timers = process._getActiveHandles().filter((h) => h.constructor.name === 'Timeout');
+    console.log(timers.map((t) => `${t._idleTimeout}ms ${t.hasRef() ? 'ref' : 'unref'} ${String(t._onTimeout).slice(0, 80).replace(/\s+/g, ' ')}`).join('\n'));
+  }
+  setTimeout(() => process.exit(), 0).unref();
 }

@@ -300,8 +300,11 @@ function createApi(wasm) {
         // ioredis finds pipelined commands by their lower-case method names.
         const batch = commands.map(([name, ...args]) => [String(name).toLowerCase(), ...args]);
         const replies = await client.pipeline(batch).exec();
-        return replies.map(([error, reply]) => {
-          if (error) throw error;
+        if (!Array.isArray(replies)) throw new TypeError('ioredisHost: pipeline exec() did not return an array');
+        return replies.map((entry) => {
+          if (!Array.isArray(entry)) throw new TypeError('ioredisHost: pipeline exec() returned a malformed entry');
+          const [error, reply] = entry;
+          if (error) throw error instanceof Error ? error : new Error(`ioredis: ${String(error)}`);
           return reply;
         });
       },

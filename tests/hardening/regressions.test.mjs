@@ -1,6 +1,7 @@
 // Minimal reproductions of the bugs the fuzz found, each in its own process (a trap kills the
 // wasm instance for the whole process; an uncaught exception would be blamed on whatever test
-// runs next). Each must settle, leave nothing uncaught, and leave cutover working.
+// runs next). Each must settle (fulfil, or reject with an Error), leave nothing uncaught, and
+// leave cutover working.
 // The reproductions themselves: helpers/repro-child.mjs. The children run concurrently.
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -23,7 +24,8 @@ names.forEach((name, i) => {
     const line = r.stdout.trim().split('\n').at(-1);
     assert.ok(line?.startsWith('{'), `child died: ${r.stdout}\n${r.stderr}`);
     const out = JSON.parse(line);
-    const settledOk = out.settled === 'fulfilled' || (out.settled.startsWith('rejected') && !out.settled.includes('RuntimeError'));
+    // A rejection must carry an Error (class name, capitalized), never a trap or a bare value.
+    const settledOk = out.settled === 'fulfilled' || (/^rejected \([A-Z]/.test(out.settled) && !out.settled.includes('RuntimeError'));
     assert.deepEqual(
       { settled: settledOk ? 'settled' : out.settled, uncaught: out.uncaught, after: out.after },
       { settled: 'settled', uncaught: [], after: 'works' },

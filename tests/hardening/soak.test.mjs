@@ -1,9 +1,8 @@
 // A short soak (100 000 reads + 100 000 lookups, sampled every 10 000) in a child process with
 // --expose-gc: wasm memory and heap growth after warm-up within a proportional bound (at least one
 // 64 KiB page for wasm, 512 KiB for the heap). The warm-up is 50 000 operations: the lookup phase
-// makes its last one-time allocation (3 wasm pages, the cache's tables) somewhere between 25 000
-// and 40 000 lookups, and is flat from there to 1 000 000 (`npm run soak`, the full run, warms
-// up for 100 000).
+// makes its last one-time wasm allocations (the cache's tables) within the first ~40 000 lookups
+// and is flat from there to 1 000 000 (`npm run soak`, the full run, warms up for 100 000).
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';

@@ -475,7 +475,13 @@ export function recipeHas(recipe, pred) {
 export function mayNeverSettle(recipe) {
   return recipeHas(
     recipe,
-    (x) => x.k === 'never' || x.m === 'never' || x.m === 'signal' || ((x.k === 'thenable' || x.m === 'thenable') && x.t === 'never'),
+    (x) =>
+      x.k === 'never' ||
+      x.m === 'never' ||
+      x.m === 'signal' ||
+      ((x.k === 'thenable' || x.m === 'thenable') && x.t === 'never') ||
+      // an object with a `then` method is a thenable: awaited, it settles only if `then` says so
+      ((x.k === 'plain' || x.k === 'nullproto') && x.entries.some(([key]) => key === 'then')),
   );
 }
 

@@ -77,6 +77,22 @@ const REPROS = {
     const m = migrator({ migrationVariation: () => Promise.reject(weirdError('name')) });
     return Promise.all([m.read('flag', { key: 'a' }, 'off'), m.read('flag', { key: 'b' }, 'off')]);
   },
+  "external tracker's invoked() throws an Error whose name getter throws": () => {
+    const tracker = {
+      op() {},
+      invoked() {
+        throw weirdError('name');
+      },
+      latency() {},
+      error() {},
+      consistency(check) {
+        check();
+      },
+      createEvent: () => ({ kind: 'migration_op' }),
+    };
+    const m = migrator({ migrationVariation: () => ({ value: 'shadow', tracker }), trackMigrationOp() {} }, (a, b) => a === b);
+    return Promise.all([m.read('flag', { key: 'a' }, 'off'), m.read('flag', { key: 'b' }, 'off')]);
+  },
   'comparison throws an Error whose message getter throws': () =>
     migrator(cutover.fixedStage('shadow'), () => {
       throw weirdError('message');
@@ -106,6 +122,8 @@ const REPROS = {
     }
     return t.operation('read').invoked('old').build();
   },
+  'ioredisHost: a malformed exec() reply (not [error, reply] pairs) must reject with an Error': () =>
+    cutover.ioredisHost({ call: async () => null, pipeline: () => ({ exec: async () => [' '] }) }).pipeline([['GET', 'k']]),
   'context is a self-containing object (events on)': () => {
     const ctx = { kind: 'user', key: 'k' };
     ctx.self = ctx;
