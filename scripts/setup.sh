@@ -20,6 +20,10 @@ if [ "$system" = 1 ]; then
   command -v redis-server >/dev/null || missing+=(redis-server)
   command -v chromium >/dev/null || missing+=(chromium)
   if [ ${#missing[@]} -gt 0 ]; then
+    if ! command -v apt-get >/dev/null || [ "$(id -u)" != 0 ]; then
+      echo "setup: the tests need ${missing[*]}; install them (Debian: apt-get install ${missing[*]}) and re-run" >&2
+      exit 1
+    fi
     say "installing Debian packages: ${missing[*]}"
     apt-get update -q
     DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"

@@ -5,7 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 step() { echo; echo "== $*" >&2; }
 
-bash scripts/setup.sh --quiet
+# The suites need redis-server and chromium too: installed from Debian's packages when missing.
+bash scripts/setup.sh --system --quiet
 
 step "cargo fmt / clippy (native and wasm32)"
 cargo fmt --all -- --check
