@@ -1,6 +1,6 @@
 // Redis helpers for the uncached-lookup scenario: seeding, command counts, round-trip counting.
 import { createHash } from 'node:crypto';
-import net from 'node:net';
+import { countingProxy as countingProxyTo } from '../../tests/node/helpers/counting-proxy.mjs';
 
 export const POOL = 2000;
 export const userKey = (i) => `u-${i % POOL}`;
@@ -53,41 +53,7 @@ export function commandDelta(before, after, ops) {
   return d;
 }
 
-/**
- * A loopback TCP proxy to Redis that counts client→server writes. With one lookup in flight at a
- * time, each burst the client sends and waits on is one round trip.
- */
-export async function countingProxy() {
-  const u = new URL(redisUrl());
-  const counter = { writes: 0 };
-  const sockets = new Set();
-  const server = net.createServer((client) => {
-    const upstream = net.connect(Number(u.port), u.hostname);
-    client.setNoDelay(true);
-    upstream.setNoDelay(true);
-    sockets.add(client).add(upstream);
-    client.on('data', (chunk) => {
-      counter.writes++;
-      upstream.write(chunk);
-    });
-    upstream.on('data', (chunk) => client.write(chunk));
-    const end = () => {
-      client.destroy();
-      upstream.destroy();
-    };
-    client.on('error', end).on('close', end);
-    upstream.on('error', end).on('close', end);
-  });
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address();
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    host: '127.0.0.1',
-    port,
-    counter,
-    close() {
-      for (const s of sockets) s.destroy();
-      server.close();
-    },
-  };
+/** A counting TCP proxy in front of the bench's Redis (shared with the round-trip tests). */
+export function countingProxy() {
+  return countingProxyTo(Number(new URL(redisUrl()).port));
 }

@@ -63,11 +63,11 @@ async function roundTrips(makeLookup) {
   const { lookup, close } = await makeLookup(proxy);
   await lookup(userKey(1)); // connection handshake and first status poll happen here
   await lookup(userKey(2));
-  proxy.counter.writes = 0;
+  proxy.counts.clientWrites = 0;
   for (let i = 0; i < RT_LOOKUPS; i++) await lookup(userKey(10 + i));
-  const perLookup = proxy.counter.writes / RT_LOOKUPS;
+  const perLookup = proxy.counts.clientWrites / RT_LOOKUPS;
   await close();
-  proxy.close();
+  await proxy.close();
   return perLookup;
 }
 

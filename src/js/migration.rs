@@ -208,7 +208,8 @@ fn result_object(r: OperationResult<JsValue>) -> JsValue {
     o.into()
 }
 
-fn default_stage(value: &JsValue) -> DefaultStage {
+/// The caller's default stage as the core takes it (an invalid one is handled by SPEC A7.1).
+pub fn default_stage(value: &JsValue) -> DefaultStage {
     match value.as_string().and_then(|s| Stage::parse(&s)) {
         Some(stage) => DefaultStage::Valid(stage),
         None => DefaultStage::Invalid(string_of(value)),
@@ -328,9 +329,4 @@ pub fn check_stage(value: JsValue, what: &str) -> Result<JsValue, JsValue> {
 #[wasm_bindgen(js_name = failureBrand)]
 pub fn failure_brand_export() -> JsValue {
     failure_brand()
-}
-
-/// `migrationVariation` for the facade: default stage handling as in SPEC A7.
-pub fn default_stage_of(value: &JsValue) -> DefaultStage {
-    default_stage(value)
 }

@@ -9,11 +9,11 @@ use wasm_bindgen::JsCast;
 
 use super::client::{served_from, JsClient};
 use super::host::js_host;
-use super::migration::{default_stage_of, stage_arg};
+use super::migration::{default_stage as parse_default_stage, stage_arg};
 use super::value::{got, intern, range_error, set, to_plain, type_error};
 use crate::host::Host;
 use crate::migration::client::migration_variation as evaluate;
-use crate::migration::{Evaluation, OpTracker, Operation, Origin, Tracking};
+use crate::migration::{OpTracker, Operation, Origin, Tracking};
 
 #[wasm_bindgen]
 pub struct WasmOpTracker {
@@ -44,16 +44,7 @@ impl WasmOpTracker {
         }
         let default = stage_arg(&default_stage, "defaultStage")?;
         let value = stage_arg(&super::value::get(&evaluation, "value"), "evaluation.value")?;
-        let served = served_from(&evaluation);
-        let evaluation = Evaluation {
-            value,
-            default,
-            reason: served.reason,
-            variation: served.variation,
-            version: served.version,
-            check_ratio: served.check_ratio.unwrap_or(1.0),
-            sampling_ratio: served.sampling_ratio.unwrap_or(1.0),
-        };
+        let evaluation = served_from(&evaluation).evaluation(value, default);
         Ok(WasmOpTracker {
             inner: RefCell::new(OpTracker::new(flag_key, context, evaluation)),
             host: js_host(&JsValue::UNDEFINED)?,
@@ -131,7 +122,7 @@ pub fn migration_variation(client: JsValue, flag_key: JsValue, context: JsValue,
         Ok(s) => s,
         Err(e) => return Promise::reject(&e),
     };
-    let default = default_stage_of(&default_stage);
+    let default = parse_default_stage(&default_stage);
     wasm_bindgen_futures::future_to_promise(async move {
         let (stage, tracking) = evaluate(client, &host, &flag_key, context, &default).await;
         let tracker: JsValue = match tracking {

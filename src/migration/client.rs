@@ -32,6 +32,19 @@ pub struct ServedEvaluation<V> {
 
 impl<V> ServedEvaluation<V> {
     /// A bare stage with nothing else known (a client that returned a plain string).
+    /// What a tracker keeps of this answer when it serves `value` (ratios default to 1).
+    pub fn evaluation(&self, value: Stage, default: Stage) -> Evaluation {
+        Evaluation {
+            value,
+            default,
+            reason: self.reason.clone(),
+            variation: self.variation,
+            version: self.version,
+            check_ratio: self.check_ratio.unwrap_or(1.0),
+            sampling_ratio: self.sampling_ratio.unwrap_or(1.0),
+        }
+    }
+
     pub fn stage(value: Option<Stage>) -> Self {
         ServedEvaluation {
             value,
@@ -107,28 +120,16 @@ pub async fn migration_variation<V: HostValue>(
     let stage = served.value.unwrap_or(default);
     let own = |host: &Host| {
         let evaluation = match served.value {
-            Some(value) => Evaluation {
-                value,
-                default,
-                reason: served.reason.clone(),
-                variation: served.variation,
-                version: served.version,
-                check_ratio: served.check_ratio.unwrap_or(1.0),
-                sampling_ratio: served.sampling_ratio.unwrap_or(1.0),
-            },
+            Some(value) => served.evaluation(value, default),
             None => {
                 host.error(&format!(
                     "migration flag '{flag_key}' served a value that is not a stage; using the default stage '{}'",
                     default.as_str()
                 ));
                 Evaluation {
-                    value: default,
-                    default,
                     reason: Some(error_reason("WRONG_TYPE")),
                     variation: None,
-                    version: served.version,
-                    check_ratio: served.check_ratio.unwrap_or(1.0),
-                    sampling_ratio: served.sampling_ratio.unwrap_or(1.0),
+                    ..served.evaluation(default, default)
                 }
             }
         };

@@ -364,10 +364,6 @@ impl<S: BigSegmentStore + 'static> BigSegmentStoreManager<S> {
         &self.inner.config
     }
 
-    pub fn has_store(&self) -> bool {
-        self.inner.store.is_some()
-    }
-
     /// Status and listeners. Polls update it; it never polls by itself.
     pub fn status_provider(&self) -> &StatusProvider {
         &self.inner.status

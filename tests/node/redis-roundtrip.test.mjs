@@ -5,8 +5,8 @@
 // server's own INFO commandstats (on a private redis-server, so other files cannot skew the counts).
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import { redisBigSegmentStore, nodeRedisHost, ioredisHost, hashContextKey } from 'cutover';
+import { countingProxy } from './helpers/counting-proxy.mjs';
 import {
   redisUrl,
   nodeRedis,
@@ -162,39 +162,6 @@ describe('counting host wrappers over node-redis', () => {
     await assert.rejects(s4.getMetadata(), (e) => e === boom);
   });
 });
-
-/** A TCP proxy in front of `target` counting the chunks the client writes. */
-async function countingProxy(targetPort) {
-  const counts = { clientWrites: 0 };
-  const sockets = new Set();
-  const server = net.createServer((client) => {
-    const upstream = net.connect({ port: targetPort, host: '127.0.0.1' });
-    sockets.add(client).add(upstream);
-    client.setNoDelay(true);
-    upstream.setNoDelay(true);
-    client.on('data', (chunk) => {
-      counts.clientWrites++;
-      upstream.write(chunk);
-    });
-    upstream.on('data', (chunk) => client.write(chunk));
-    const end = () => {
-      client.destroy();
-      upstream.destroy();
-    };
-    client.on('error', end).on('close', end);
-    upstream.on('error', end).on('close', end);
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    counts,
-    url: `redis://127.0.0.1:${server.address().port}`,
-    close: () =>
-      new Promise((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(resolve);
-      }),
-  };
-}
 
 describe('real Redis', () => {
   const N = 10;
