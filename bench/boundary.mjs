@@ -10,7 +10,7 @@ import { CONTEXT, FLAG_KEY, PAYLOAD, compare, cutoverOrigin, ldClientWithStage, 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dir = mkdtempSync(path.join(os.tmpdir(), 'cutover-boundary-'));
 cpSync(path.join(root, 'dist'), path.join(dir, 'dist'), { recursive: true });
-const gluePath = path.join(dir, 'dist', 'cutover_glue.node.mjs');
+const gluePath = path.join(dir, 'dist', 'cutover_glue.cjs');
 let glue = readFileSync(gluePath, 'utf8');
 const counting = String.raw`
 const __counts = (globalThis.__wbgCounts = new Map());
@@ -40,7 +40,7 @@ glue = glue
   .replace('let wasm = wasmInstance.exports;', 'let wasm = __wrapExports(wasmInstance.exports);');
 if (glue === before || !glue.includes('__wrapExports(wasmInstance')) throw new Error('glue layout changed; cannot instrument');
 writeFileSync(gluePath, glue);
-const c = await import(pathToFileURL(path.join(dir, 'dist', 'cutover.node.mjs')).href);
+const c = (await import(pathToFileURL(path.join(dir, 'dist', 'cutover.cjs')).href)).default;
 const counts = globalThis.__wbgCounts;
 const strings = globalThis.__wbgStrings;
 

@@ -55,7 +55,7 @@ pub trait HostValue: Clone + 'static {
     /// A short human-readable form, for log lines.
     fn describe(&self) -> String;
     /// The value as plain data, when it is plain data (contexts and reasons in events).
-    fn to_json(&self) -> Option<serde_json::Value>;
+    fn to_json(&self) -> Option<crate::json::Json>;
 }
 
 /// Everything the core asks of its host, bundled.

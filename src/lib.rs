@@ -9,6 +9,7 @@
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing))]
 
 pub mod host;
+pub mod json;
 pub mod migration;
 pub mod segments;
 pub mod text;

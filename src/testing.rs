@@ -205,9 +205,9 @@ impl crate::host::HostValue for TestValue {
             TestValue::Text(s) => s.clone(),
         }
     }
-    fn to_json(&self) -> Option<serde_json::Value> {
+    fn to_json(&self) -> Option<crate::json::Json> {
         match self {
-            TestValue::Json(v) => Some(v.clone()),
+            TestValue::Json(v) => Some(crate::json::Json::from_serde(v)),
             TestValue::Text(_) => None,
         }
     }

@@ -6,8 +6,7 @@ use js_sys::Function;
 use wasm_bindgen::prelude::*;
 
 use super::promise::settle;
-use super::value::{finite, get, got, integer, intern, method, to_plain, type_error};
-use crate::host::HostValue;
+use super::value::{finite, get, got, integer, intern, method, to_js, type_error};
 use crate::migration::{
     ExternalTracker, MigrationClient, OfferedTracker, Operation, Origin, OutgoingEvent, ServedEvaluation, Stage,
 };
@@ -41,7 +40,7 @@ pub fn served_from(answer: &JsValue) -> ServedEvaluation<JsValue> {
     ServedEvaluation {
         value: stage_of(&get(answer, "value")),
         variation: integer(&get(answer, "variationIndex")),
-        reason: if reason.is_object() { reason.to_json() } else { None },
+        reason: reason.is_object().then_some(reason),
         version: integer(&get(answer, "flagVersion")),
         check_ratio: finite(&get(answer, "checkRatio")),
         sampling_ratio: finite(&get(answer, "samplingRatio")),
@@ -81,7 +80,7 @@ impl MigrationClient<JsValue> for JsClient {
             return Ok(());
         };
         let event = match event {
-            OutgoingEvent::Own(e) => to_plain(&e)?,
+            OutgoingEvent::Own(e) => to_js(&e.to_json()),
             OutgoingEvent::External(e) => e,
         };
         track.call1(&self.target, &event).map(|_| ())

@@ -36,7 +36,7 @@ struct JsSleep;
 
 impl Sleep for JsSleep {
     fn sleep(&self, ms: f64) -> LocalBoxFuture<'static, ()> {
-        let ms = if ms.is_finite() { ms.ceil().clamp(0.0, f64::from(i32::MAX)) as u32 } else { i32::MAX as u32 };
+        let ms = if ms.is_finite() { ms.ceil().max(0.0).min(f64::from(i32::MAX)) as u32 } else { i32::MAX as u32 };
         gloo_timers::future::TimeoutFuture::new(ms).boxed_local()
     }
     fn sleep_in_background(&self, ms: f64) -> LocalBoxFuture<'static, ()> {

@@ -12,7 +12,7 @@ use super::client::JsClient;
 use super::host::js_host;
 use super::promise::{complete, settle};
 use super::signal::{abort_future, as_signal, dom_exception, AbortController, AbortSignal};
-use super::value::{as_failure, failure_brand, get, got, intern, range_error, set, string_of, to_plain, type_error};
+use super::value::{as_failure, failure_brand, get, got, intern, range_error, set, string_of, to_js, type_error};
 use crate::host::Host;
 use crate::migration::{
     ArgumentError, CallControl, Comparison, DefaultStage, Migrator, MigratorBuilder, OperationRequest, OperationResult,
@@ -300,7 +300,7 @@ impl WasmMigrator {
     }
 
     pub fn stats(&self) -> Result<JsValue, JsValue> {
-        to_plain(&self.inner.stats())
+        Ok(to_js(&self.inner.stats().to_json()))
     }
 
     #[wasm_bindgen(js_name = resetStats)]

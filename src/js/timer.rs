@@ -35,7 +35,7 @@ impl Drop for Timer {
 
 /// Resolves after `ms`; the timer does not keep Node alive.
 pub fn unref_sleep(ms: f64) -> LocalBoxFuture<'static, ()> {
-    let ms = if ms.is_finite() { ms.ceil().clamp(0.0, f64::from(i32::MAX)) as i32 } else { i32::MAX };
+    let ms = if ms.is_finite() { ms.ceil().max(0.0).min(f64::from(i32::MAX)) as i32 } else { i32::MAX };
     let (tx, rx) = oneshot::channel::<()>();
     let tx = Rc::new(RefCell::new(Some(tx)));
     let closure = Closure::<dyn FnMut()>::new(move || {

@@ -10,7 +10,7 @@ use wasm_bindgen::JsCast;
 use super::client::{served_from, JsClient};
 use super::host::js_host;
 use super::migration::{default_stage as parse_default_stage, stage_arg};
-use super::value::{got, intern, range_error, set, to_plain, type_error};
+use super::value::{got, intern, range_error, set, to_js, type_error};
 use crate::host::Host;
 use crate::migration::client::migration_variation as evaluate;
 use crate::migration::{OpTracker, Operation, Origin, Tracking};
@@ -102,7 +102,7 @@ impl WasmOpTracker {
     pub fn build(&self) -> Result<JsValue, JsValue> {
         let event = self.inner.borrow().build(self.host.clock.epoch_ms());
         match event {
-            Ok(event) => to_plain(&event),
+            Ok(event) => Ok(to_js(&event.to_json())),
             Err(e) => Err(js_sys::Error::new(&e.to_string()).into()),
         }
     }

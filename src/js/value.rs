@@ -1,11 +1,11 @@
 //! JavaScript values as the core's opaque host values, and small conversion helpers.
 
 use js_sys::{Array, Error, Function, Object, Reflect, Symbol, JSON};
-use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::host::HostValue;
+use crate::json::Json;
 
 impl HostValue for JsValue {
     fn describe(&self) -> String {
@@ -27,7 +27,7 @@ impl HostValue for JsValue {
         string_of(self)
     }
 
-    fn to_json(&self) -> Option<serde_json::Value> {
+    fn to_json(&self) -> Option<Json> {
         json_of(self, 0)
     }
 }
@@ -38,39 +38,35 @@ const MAX_DEPTH: u32 = 32;
 /// Reads a JavaScript value as JSON data, the way `JSON.stringify` would see it: `undefined`,
 /// functions and symbols are left out of objects, non-finite numbers become `null`, and a
 /// property that throws when read (a hostile getter or proxy) is left out.
-fn json_of(value: &JsValue, depth: u32) -> Option<serde_json::Value> {
-    use serde_json::Value;
+fn json_of(value: &JsValue, depth: u32) -> Option<Json> {
     if value.is_null() {
-        return Some(Value::Null);
+        return Some(Json::Null);
     }
     if let Some(b) = value.as_bool() {
-        return Some(Value::Bool(b));
+        return Some(Json::Bool(b));
     }
     if let Some(n) = value.as_f64() {
-        if n.fract() == 0.0 && n.abs() < 9.0e15 {
-            return Some(Value::from(n as i64));
-        }
-        return Some(serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number));
+        return Some(if n.is_finite() { Json::Number(n) } else { Json::Null });
     }
     if let Some(s) = value.as_string() {
-        return Some(Value::String(s));
+        return Some(Json::String(s));
     }
     if !value.is_object() || depth >= MAX_DEPTH {
         return None;
     }
     if is_array(value) {
         let items = array_items(value)?;
-        return Some(Value::Array(items.iter().map(|item| json_of(item, depth + 1).unwrap_or(Value::Null)).collect()));
+        return Some(Json::Array(items.iter().map(|item| json_of(item, depth + 1).unwrap_or(Json::Null)).collect()));
     }
-    let mut map = serde_json::Map::new();
+    let mut entries = Vec::new();
     for key in own_keys(value)?.iter() {
         let Some(name) = key.as_string() else { continue };
         let Ok(item) = Reflect::get(value, &key) else { continue };
         if let Some(item) = json_of(&item, depth + 1) {
-            map.insert(name, item);
+            entries.push((name.into(), item));
         }
     }
-    Some(Value::Object(map))
+    Some(Json::Object(entries))
 }
 
 #[wasm_bindgen]
@@ -104,9 +100,26 @@ pub fn own_keys(target: &JsValue) -> Option<Array> {
     object_keys(target).ok()
 }
 
-/// Serializes to a plain JavaScript object (`null` for `None`, objects for maps).
-pub fn to_plain<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
-    value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(JsValue::from)
+/// Plain data as a JavaScript value: objects are fresh plain objects with the keys in order.
+pub fn to_js(value: &Json) -> JsValue {
+    match value {
+        Json::Null => JsValue::NULL,
+        Json::Bool(b) => JsValue::from_bool(*b),
+        Json::Number(n) => JsValue::from_f64(*n),
+        Json::String(s) => JsValue::from_str(s),
+        Json::Array(items) => items.iter().map(to_js).collect::<Array>().into(),
+        Json::Object(entries) => {
+            let object = Object::new();
+            for (key, item) in entries {
+                let key = match key {
+                    std::borrow::Cow::Borrowed(name) => intern(name),
+                    std::borrow::Cow::Owned(name) => JsValue::from_str(name),
+                };
+                let _ = Reflect::set(&object, &key, &to_js(item));
+            }
+            object.into()
+        }
+    }
 }
 
 thread_local! {

@@ -3,12 +3,12 @@
 use std::rc::Rc;
 
 use futures::future::LocalBoxFuture;
-use serde_json::{json, Value};
 
 use super::stage::Stage;
 use super::tracker::{Evaluation, OpTracker};
 use super::tracking::{ExternalTracker, OutgoingEvent, Tracking};
 use crate::host::{Host, HostValue};
+use crate::json::Json;
 
 /// The tracker an evaluation carried, if any.
 pub enum OfferedTracker<V> {
@@ -23,21 +23,23 @@ pub struct ServedEvaluation<V> {
     /// The served value when it is one of the six stage strings; `None` for anything else.
     pub value: Option<Stage>,
     pub variation: Option<i64>,
-    pub reason: Option<Value>,
+    /// The evaluation reason as the host gave it; read as plain data only if cutover's own
+    /// tracker needs it for an event.
+    pub reason: Option<V>,
     pub version: Option<i64>,
     pub check_ratio: Option<f64>,
     pub sampling_ratio: Option<f64>,
     pub tracker: Option<OfferedTracker<V>>,
 }
 
-impl<V> ServedEvaluation<V> {
+impl<V: HostValue> ServedEvaluation<V> {
     /// A bare stage with nothing else known (a client that returned a plain string).
     /// What a tracker keeps of this answer when it serves `value` (ratios default to 1).
     pub fn evaluation(&self, value: Stage, default: Stage) -> Evaluation {
         Evaluation {
             value,
             default,
-            reason: self.reason.clone(),
+            reason: self.reason.as_ref().and_then(V::to_json).filter(Json::is_object),
             variation: self.variation,
             version: self.version,
             check_ratio: self.check_ratio.unwrap_or(1.0),
@@ -91,8 +93,8 @@ impl DefaultStage {
     }
 }
 
-fn error_reason(kind: &str) -> Value {
-    json!({"kind": "ERROR", "errorKind": kind})
+fn error_reason(kind: &'static str) -> Json {
+    Json::object().with("kind", "ERROR").with("errorKind", kind)
 }
 
 /// Evaluates a migration flag: the stage to run and the tracker for the operation.

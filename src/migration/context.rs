@@ -5,7 +5,7 @@
 //! strings; a kind is one or more of `A-Z a-z 0-9 . _ -`, never `kind`, and never `multi` for a
 //! single or nested context.
 
-use serde_json::{Map, Value};
+use crate::json::Json;
 
 fn is_valid_kind(kind: &str) -> bool {
     !kind.is_empty()
@@ -14,34 +14,34 @@ fn is_valid_kind(kind: &str) -> bool {
         && kind.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'_' || b == b'-')
 }
 
-fn has_valid_key(context: &Map<String, Value>) -> bool {
-    matches!(context.get("key"), Some(Value::String(key)) if !key.is_empty())
+fn has_valid_key(context: &Json) -> bool {
+    matches!(context.get("key"), Some(Json::String(key)) if !key.is_empty())
 }
 
 /// Whether LaunchDarkly would accept `context` in an event.
-pub fn is_valid_context(context: &Value) -> bool {
-    let Value::Object(context) = context else {
+pub fn is_valid_context(context: &Json) -> bool {
+    let Json::Object(entries) = context else {
         return false;
     };
     match context.get("kind") {
         None => has_valid_key(context),
-        Some(Value::String(kind)) if kind == "multi" => {
-            if context.contains_key("key") {
+        Some(Json::String(kind)) if kind == "multi" => {
+            if context.get("key").is_some() {
                 return false;
             }
             let mut nested = 0;
-            for (kind, value) in context {
+            for (kind, value) in entries {
                 if kind == "kind" {
                     continue;
                 }
                 match value {
-                    Value::Object(inner) if is_valid_kind(kind) && has_valid_key(inner) => nested += 1,
+                    inner @ Json::Object(_) if is_valid_kind(kind) && has_valid_key(inner) => nested += 1,
                     _ => return false,
                 }
             }
             nested > 0
         }
-        Some(Value::String(kind)) => is_valid_kind(kind) && has_valid_key(context),
+        Some(Json::String(kind)) => is_valid_kind(kind) && has_valid_key(context),
         Some(_) => false,
     }
 }
@@ -51,12 +51,16 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    fn valid(context: serde_json::Value) -> bool {
+        is_valid_context(&Json::from_serde(&context))
+    }
+
     #[test]
     fn accepts_the_three_shapes() {
-        assert!(is_valid_context(&json!({"key": "u1"})));
-        assert!(is_valid_context(&json!({"kind": "user", "key": "u1", "name": "N"})));
-        assert!(is_valid_context(&json!({"kind": "org_1.a-b", "key": "o", "_meta": {"privateAttributes": ["x"]}})));
-        assert!(is_valid_context(&json!({"kind": "multi", "user": {"key": "u"}, "org": {"key": "o"}})));
+        assert!(valid(json!({"key": "u1"})));
+        assert!(valid(json!({"kind": "user", "key": "u1", "name": "N"})));
+        assert!(valid(json!({"kind": "org_1.a-b", "key": "o", "_meta": {"privateAttributes": ["x"]}})));
+        assert!(valid(json!({"kind": "multi", "user": {"key": "u"}, "org": {"key": "o"}})));
     }
 
     #[test]
@@ -81,7 +85,7 @@ mod tests {
             json!({"kind": "multi", "multi": {"key": "u"}}),
             json!({"kind": "multi", "b@d": {"key": "u"}}),
         ] {
-            assert!(!is_valid_context(&bad), "{bad}");
+            assert!(!valid(bad.clone()), "{bad}");
         }
     }
 }

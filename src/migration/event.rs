@@ -1,11 +1,10 @@
 //! The `migration_op` event in LaunchDarkly's wire format (SPEC A6).
 
-use serde::{Serialize, Serializer};
-use serde_json::Value;
+use crate::json::Json;
 
 use super::stage::{Operation, Origin, Stage};
 
-/// A sampling ratio as it appears on the wire: an integer when it is one, else a float.
+/// A sampling ratio as it appears on the wire (a number; 1 is left out where it is the default).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Ratio(pub f64);
 
@@ -15,55 +14,41 @@ impl Ratio {
     }
 }
 
-impl Serialize for Ratio {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let r = self.0;
-        if r.fract() == 0.0 && r.abs() < 9_007_199_254_740_992.0 {
-            serializer.serialize_i64(r as i64)
-        } else {
-            serializer.serialize_f64(r)
-        }
-    }
-}
-
 /// The `evaluation` object of an event: what the flag served for this context.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct EvaluationDetail {
     pub key: String,
     pub value: Stage,
     pub default: Stage,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reason: Option<Value>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<Json>,
     pub variation: Option<i64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub version: Option<i64>,
 }
 
+impl EvaluationDetail {
+    pub fn to_json(&self) -> Json {
+        Json::object()
+            .with("key", self.key.as_str())
+            .with("value", self.value.as_str())
+            .with("default", self.default.as_str())
+            .with_some("reason", self.reason.clone())
+            .with_some("variation", self.variation)
+            .with_some("version", self.version)
+    }
+}
+
 /// Per-origin flags: only `true` entries are written.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct OriginFlags {
-    #[serde(skip_serializing_if = "is_false")]
     pub old: bool,
-    #[serde(skip_serializing_if = "is_false")]
     pub new: bool,
 }
 
 /// Per-origin latencies in milliseconds: only measured entries are written.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct OriginLatencies {
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub old: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub new: Option<f64>,
-}
-
-fn is_false(b: &bool) -> bool {
-    !*b
-}
-
-fn is_one(r: &Ratio) -> bool {
-    r.is_one()
 }
 
 impl OriginFlags {
@@ -74,38 +59,71 @@ impl OriginFlags {
     pub fn any(&self) -> bool {
         self.old || self.new
     }
+    fn to_json(self) -> Json {
+        Json::object().with_some("old", self.old.then_some(true)).with_some("new", self.new.then_some(true))
+    }
 }
 
-/// One entry of `measurements`, serialized with its `key` tag first.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(tag = "key")]
+impl OriginLatencies {
+    fn to_json(self) -> Json {
+        Json::object().with_some("old", self.old).with_some("new", self.new)
+    }
+}
+
+/// One entry of `measurements`, written with its `key` tag first.
+#[derive(Clone, Debug, PartialEq)]
 pub enum Measurement {
-    #[serde(rename = "invoked")]
     Invoked { values: OriginFlags },
-    #[serde(rename = "consistent")]
-    Consistent {
-        value: bool,
-        #[serde(rename = "samplingRatio", skip_serializing_if = "Option::is_none")]
-        sampling_ratio: Option<Ratio>,
-    },
-    #[serde(rename = "latency_ms")]
+    Consistent { value: bool, sampling_ratio: Option<Ratio> },
     Latency { values: OriginLatencies },
-    #[serde(rename = "error")]
     Error { values: OriginFlags },
 }
 
+impl Measurement {
+    pub fn to_json(&self) -> Json {
+        match self {
+            Measurement::Invoked { values } => Json::object().with("key", "invoked").with("values", values.to_json()),
+            Measurement::Consistent { value, sampling_ratio } => Json::object()
+                .with("key", "consistent")
+                .with("value", *value)
+                .with_some("samplingRatio", sampling_ratio.map(|r| r.0)),
+            Measurement::Latency { values } => {
+                Json::object().with("key", "latency_ms").with("values", values.to_json())
+            }
+            Measurement::Error { values } => Json::object().with("key", "error").with("values", values.to_json()),
+        }
+    }
+}
+
+/// The `measurements` array.
+pub fn measurements_json(measurements: &[Measurement]) -> Json {
+    Json::Array(measurements.iter().map(Measurement::to_json).collect())
+}
+
 /// A complete `migration_op` event.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct MigrationOpEvent {
     pub kind: &'static str,
-    #[serde(rename = "creationDate")]
     pub creation_date: u64,
     pub operation: Operation,
-    pub context: Value,
+    pub context: Json,
     pub evaluation: EvaluationDetail,
-    #[serde(rename = "samplingRatio", skip_serializing_if = "is_one")]
     pub sampling_ratio: Ratio,
     pub measurements: Vec<Measurement>,
+}
+
+impl MigrationOpEvent {
+    /// The event as plain data, keys in wire order; `samplingRatio` only when it is not 1.
+    pub fn to_json(&self) -> Json {
+        Json::object()
+            .with("kind", self.kind)
+            .with("creationDate", self.creation_date)
+            .with("operation", self.operation.as_str())
+            .with("context", self.context.clone())
+            .with("evaluation", self.evaluation.to_json())
+            .with_some("samplingRatio", (!self.sampling_ratio.is_one()).then_some(self.sampling_ratio.0))
+            .with("measurements", measurements_json(&self.measurements))
+    }
 }
 
 /// The measurements an operation took, before they are laid out in wire order.
@@ -148,6 +166,7 @@ impl Measurements {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::json::Json;
     use serde_json::json;
 
     #[test]
@@ -162,12 +181,12 @@ mod tests {
             kind: "migration_op",
             creation_date: 1_795_989_121_414,
             operation: Operation::Read,
-            context: json!({"kind": "user", "key": "u1"}),
+            context: Json::from_serde(&json!({"kind": "user", "key": "u1"})),
             evaluation: EvaluationDetail {
                 key: "mig".into(),
                 value: Stage::Shadow,
                 default: Stage::Live,
-                reason: Some(json!({"kind": "FALLTHROUGH"})),
+                reason: Some(Json::from_serde(&json!({"kind": "FALLTHROUGH"}))),
                 variation: Some(1),
                 version: Some(7),
             },
@@ -178,9 +197,9 @@ mod tests {
             "context":{"kind":"user","key":"u1"},
             "evaluation":{"key":"mig","value":"shadow","default":"live","variation":1,"version":7,"reason":{"kind":"FALLTHROUGH"}},
             "samplingRatio":3,"measurements":[{"key":"invoked","values":{"old":true,"new":true}},
-            {"key":"latency_ms","values":{"old":12.3,"new":3.0}},{"key":"error","values":{"new":true}}]});
-        assert_eq!(serde_json::to_value(&event).unwrap(), expected);
-        let text = serde_json::to_string(&event).unwrap();
+            {"key":"latency_ms","values":{"old":12.3,"new":3}},{"key":"error","values":{"new":true}}]});
+        assert_eq!(event.to_json().to_serde(), expected);
+        let text = event.to_json().to_text();
         assert!(text.starts_with(r#"{"kind":"migration_op","creationDate":1795989121414,"operation":"read""#));
         assert!(
             text.contains(r#""measurements":[{"key":"invoked","values":{"old":true,"new":true}},{"key":"latency_ms""#)
@@ -191,11 +210,11 @@ mod tests {
     fn ratios_of_one_are_omitted_and_others_kept() {
         let m = Measurements { invoked: [true, true], consistent: Some(false), ..Default::default() };
         assert_eq!(
-            serde_json::to_value(m.to_wire(Ratio(1.0))).unwrap(),
+            measurements_json(&m.to_wire(Ratio(1.0))).to_serde(),
             json!([{"key":"invoked","values":{"old":true,"new":true}},{"key":"consistent","value":false}])
         );
         assert_eq!(
-            serde_json::to_value(m.to_wire(Ratio(4.0))).unwrap(),
+            measurements_json(&m.to_wire(Ratio(4.0))).to_serde(),
             json!([{"key":"invoked","values":{"old":true,"new":true}},{"key":"consistent","value":false,"samplingRatio":4}])
         );
     }
@@ -209,15 +228,15 @@ mod tests {
             consistent: Some(true),
         };
         assert_eq!(
-            serde_json::to_value(m.to_wire(Ratio(1.0))).unwrap(),
+            measurements_json(&m.to_wire(Ratio(1.0))).to_serde(),
             json!([{"key":"invoked","values":{"new":true}},{"key":"consistent","value":true},
                    {"key":"latency_ms","values":{"new":0.25}},{"key":"error","values":{"new":true}}])
         );
     }
 
     #[test]
-    fn fractional_ratio_serializes_as_float() {
-        assert_eq!(serde_json::to_string(&Ratio(2.5)).unwrap(), "2.5");
-        assert_eq!(serde_json::to_string(&Ratio(0.0)).unwrap(), "0");
+    fn fractional_ratio_is_written_as_a_fraction() {
+        let m = Measurements { invoked: [true, true], consistent: Some(true), ..Default::default() };
+        assert!(measurements_json(&m.to_wire(Ratio(2.5))).to_text().contains(r#""samplingRatio":2.5"#));
     }
 }

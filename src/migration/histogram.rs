@@ -19,7 +19,7 @@ pub struct Histogram {
 }
 
 /// The summary `stats()` reports.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LatencySummary {
     pub count: u64,
     pub mean: f64,
@@ -73,7 +73,9 @@ impl Histogram {
                 if bucket == 0 {
                     return self.min;
                 }
-                return middle_of(bucket).clamp(self.min, self.max);
+                // max/min rather than f64::clamp: clamp's assertion would pull float
+                // formatting into the wasm binary.
+                return middle_of(bucket).max(self.min).min(self.max);
             }
         }
         self.max

@@ -132,7 +132,7 @@ impl MigrationClient<V> for FakeClient {
     }
     fn track_migration_op(&self, event: OutgoingEvent<V>) -> Result<(), V> {
         match event {
-            OutgoingEvent::Own(e) => self.events.borrow_mut().push(serde_json::to_value(&e).unwrap()),
+            OutgoingEvent::Own(e) => self.events.borrow_mut().push(e.to_json().to_serde()),
             OutgoingEvent::External(v) => self.external_events.borrow_mut().push(v),
         }
         Ok(())
@@ -448,7 +448,7 @@ fn wrong_type_served_value_uses_default_and_keeps_version() {
         let mut s = ServedEvaluation::stage(None);
         s.variation = Some(2);
         s.version = Some(11);
-        s.reason = Some(json!({"kind": "FALLTHROUGH"}));
+        s.reason = Some(TestValue::Json(json!({"kind": "FALLTHROUGH"})));
         Ok(s)
     });
     let r = f.t.run(f.migrator(client.clone()).read(request(Stage::Complete))).unwrap();
@@ -476,7 +476,7 @@ fn served_evaluation_details_reach_the_event_and_sampling_applies() {
             let mut s = ServedEvaluation::stage(Some(Stage::Shadow));
             s.variation = Some(1);
             s.version = Some(7);
-            s.reason = Some(json!({"kind": "FALLTHROUGH"}));
+            s.reason = Some(TestValue::Json(json!({"kind": "FALLTHROUGH"})));
             s.sampling_ratio = Some(sampling);
             s.check_ratio = Some(5.0);
             Ok(s)
@@ -704,7 +704,7 @@ fn stats_count_completed_operations_by_stage() {
     stage.set(Stage::Complete);
     f.t.run(m.read(request(Stage::Off))).unwrap();
     f.t.run(m.write(request(Stage::Off))).unwrap();
-    let s = serde_json::to_value(m.stats()).unwrap();
+    let s = m.stats().to_json().to_serde();
     assert_eq!(s["read"]["count"], 4);
     assert_eq!(s["read"]["byStage"], json!({"shadow": 3, "complete": 1}));
     assert_eq!(s["read"]["old"]["invoked"], 3);

@@ -15,13 +15,14 @@ use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::{json, Map, Value};
 
 use super::context::is_valid_context;
-use super::event::{Measurements, Ratio};
+use super::event::{measurements_json, Measurement, Measurements, Ratio};
 use super::histogram::Histogram;
 use super::stage::{Operation, Origin, Stage};
 use super::stats::{CallRecord, MigrationStats};
 use super::tracker::{Evaluation, OpTracker};
 use super::tracking::{OutgoingEvent, Tracking};
 use crate::host::Level;
+use crate::json::Json;
 use crate::testing::{FixedRandom, TestHost, TestValue};
 
 // ---------------------------------------------------------------------------------------------
@@ -134,7 +135,7 @@ fn stage() -> impl Strategy<Value = Stage> {
 
 /// The JSON form of a finite f64, or `null` for NaN and infinities (what serde_json writes).
 fn f64_json(x: f64) -> Value {
-    serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number)
+    Json::Number(x).to_serde()
 }
 
 /// A ratio on the wire: an integer when it is a whole number that JavaScript represents
@@ -189,7 +190,7 @@ fn scalar_json() -> BoxedStrategy<Value> {
     prop_oneof![
         Just(Value::Null),
         any::<bool>().prop_map(Value::Bool),
-        any::<i64>().prop_map(Value::from),
+        (-9_000_000_000_000_000i64..9_000_000_000_000_000).prop_map(Value::from),
         junk_f64().prop_map(f64_json),
         "[a-z ]{0,5}".prop_map(Value::String),
         Just(json!("multi")),
@@ -335,13 +336,13 @@ proptest! {
 
     #[test]
     fn context_validation_matches_the_model(context in arb_context()) {
-        prop_assert_eq!(is_valid_context(&context), model_valid_context(&context), "{}", context);
+        prop_assert_eq!(is_valid_context(&Json::from_serde(&context)), model_valid_context(&context), "{}", context);
     }
 
     #[test]
     fn constructed_valid_contexts_are_accepted(context in valid_context()) {
         prop_assert!(model_valid_context(&context), "{}", context);
-        prop_assert!(is_valid_context(&context), "{}", context);
+        prop_assert!(is_valid_context(&Json::from_serde(&context)), "{}", context);
     }
 
     /// Breaking one rule of a valid context makes it invalid.
@@ -364,7 +365,7 @@ proptest! {
             _ => { object.insert("org".into(), json!("not an object")); }
         }
         prop_assert!(!model_valid_context(&broken), "{}", broken);
-        prop_assert!(!is_valid_context(&broken), "{}", broken);
+        prop_assert!(!is_valid_context(&Json::from_serde(&broken)), "{}", broken);
     }
 }
 
@@ -432,17 +433,17 @@ proptest! {
     fn measurements_serialize_in_wire_order(m in arb_measurements(), check_ratio in ratio()) {
         let wire = m.to_wire(Ratio(check_ratio));
         let expected = model_wire(m.invoked, m.latency, m.error, m.consistent, check_ratio);
-        prop_assert_eq!(serde_json::to_value(&wire).unwrap(), expected.clone());
+        prop_assert_eq!(measurements_json(&wire).to_serde(), expected.clone());
         // The text is valid JSON (no NaN or Infinity literals) and says the same.
-        let text = serde_json::to_string(&wire).unwrap();
+        let text = measurements_json(&wire).to_text();
         let reread: Value = serde_json::from_str(&text).unwrap();
         prop_assert!(json_close(&reread, &expected), "{} vs {}", reread, expected);
         // Within each measurement, `key` comes first, then the fields in declaration order,
         // and `old` before `new`.
         for item in &wire {
-            let text = serde_json::to_string(item).unwrap();
+            let text = item.to_json().to_text();
             let keys = ordered_keys(&text);
-            let value = serde_json::to_value(item).unwrap();
+            let value = item.to_json().to_serde();
             let expected_keys: Vec<&str> = match value["key"].as_str().unwrap() {
                 "consistent" if value.get("samplingRatio").is_some() => vec!["key", "value", "samplingRatio"],
                 "consistent" => vec!["key", "value"],
@@ -457,7 +458,8 @@ proptest! {
 
     #[test]
     fn ratios_serialize_as_numbers_and_never_panic(r in junk_f64()) {
-        let text = serde_json::to_string(&Ratio(r)).unwrap();
+        let consistent = Measurement::Consistent { value: true, sampling_ratio: Some(Ratio(r)) };
+        let text = consistent.to_json().get("samplingRatio").unwrap().to_text();
         let reread: Value = serde_json::from_str(&text).unwrap();
         prop_assert!(json_close(&reread, &ratio_json(r)), "{} vs {}", reread, ratio_json(r));
         prop_assert_eq!(Ratio(r).is_one(), r == 1.0);
@@ -496,15 +498,15 @@ fn evaluation() -> impl Strategy<Value = Evaluation> {
         stage(),
         stage(),
         prop::option::of(prop_oneof![Just(json!({"kind": "FALLTHROUGH"})), arb_json()]),
-        prop::option::of(any::<i64>()),
-        prop::option::of(any::<i64>()),
+        prop::option::of(-9_000_000_000_000_000i64..9_000_000_000_000_000),
+        prop::option::of(-9_000_000_000_000_000i64..9_000_000_000_000_000),
         ratio(),
         ratio(),
     )
         .prop_map(|(value, default, reason, variation, version, check_ratio, sampling_ratio)| Evaluation {
             value,
             default,
-            reason,
+            reason: reason.map(|r| Json::from_serde(&r)),
             variation,
             version,
             check_ratio,
@@ -641,11 +643,11 @@ proptest! {
             (Some(want), Ok(event)) => return Err(TestCaseError::fail(format!("expected {want:?}, got {event:?}"))),
             (None, Err(got)) => return Err(TestCaseError::fail(format!("expected an event, got {got}"))),
             (None, Ok(event)) => {
-                let value = serde_json::to_value(&event).unwrap();
+                let value = event.to_json().to_serde();
                 let TestValue::Json(context_json) = &context else { unreachable!() };
                 let mut evaluation = json!({"key": key, "value": eval.value.as_str(), "default": eval.default.as_str()});
                 if let Some(reason) = &eval.reason {
-                    evaluation["reason"] = reason.clone();
+                    evaluation["reason"] = reason.to_serde();
                 }
                 if let Some(variation) = eval.variation {
                     evaluation["variation"] = json!(variation);
@@ -655,7 +657,7 @@ proptest! {
                 }
                 let mut expected = json!({
                     "kind": "migration_op",
-                    "creationDate": model_creation_date(epoch_ms),
+                    "creationDate": f64_json(model_creation_date(epoch_ms) as f64),
                     "operation": match model.operation { Some(Operation::Read) => "read", _ => "write" },
                     "context": context_json,
                     "evaluation": evaluation,
@@ -665,7 +667,7 @@ proptest! {
                     expected["samplingRatio"] = ratio_json(eval.sampling_ratio);
                 }
                 prop_assert_eq!(value, expected.clone());
-                let text = serde_json::to_string(&event).unwrap();
+                let text = event.to_json().to_text();
                 let reread: Value = serde_json::from_str(&text).unwrap();
                 prop_assert!(json_close(&reread, &expected), "{} vs {}", reread, expected);
                 let mut top = vec!["kind", "creationDate", "operation", "context", "evaluation"];
@@ -790,7 +792,6 @@ fn check_histogram_on_junk(values: &[f64]) -> Result<(), TestCaseError> {
                 prop_assert!(min <= got && got <= max, "{got} outside [{min}, {max}]");
             }
             prop_assert!(!s.mean.is_nan());
-            prop_assert!(serde_json::to_string(&s).is_ok());
         }
     }
     Ok(())
@@ -870,7 +871,7 @@ proptest! {
                 }
             }
         }
-        let snapshot = serde_json::to_value(stats.snapshot()).unwrap();
+        let snapshot = stats.snapshot().to_json().to_serde();
         for (op, name) in [(0, "read"), (1, "write")] {
             let s = &snapshot[name];
             prop_assert_eq!(&s["count"], &json!(completed[op].iter().sum::<u64>()));

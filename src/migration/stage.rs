@@ -1,10 +1,7 @@
 //! Stages, origins, operations and execution orders, and the stage table (SPEC A1).
 
-use serde::Serialize;
-
 /// A migration stage, in the order a migration moves through them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Stage {
     Off,
     DualWrite,
@@ -15,15 +12,13 @@ pub enum Stage {
 }
 
 /// One of the two implementations being migrated between.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Origin {
     Old,
     New,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Operation {
     Read,
     Write,

@@ -1,7 +1,6 @@
 //! Running in-process statistics of a migrator, independent of event sampling (API §1).
 
-use serde::ser::SerializeMap;
-use serde::{Serialize, Serializer};
+use crate::json::Json;
 
 use super::histogram::{Histogram, LatencySummary};
 use super::stage::{Operation, Origin, Stage};
@@ -73,16 +72,15 @@ impl MigrationStats {
 }
 
 /// The plain shape `stats()` returns.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct StatsSnapshot {
     pub read: OperationSnapshot,
     pub write: OperationSnapshot,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct OperationSnapshot {
     pub count: u64,
-    #[serde(rename = "byStage")]
     pub by_stage: StageCounts,
     pub old: OriginSnapshot,
     pub new: OriginSnapshot,
@@ -93,40 +91,75 @@ pub struct OperationSnapshot {
 #[derive(Clone, Debug, PartialEq)]
 pub struct StageCounts(pub [u64; 6]);
 
-impl Serialize for StageCounts {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(None)?;
-        for (stage, n) in Stage::ALL.iter().zip(self.0.iter()) {
-            if *n > 0 {
-                map.serialize_entry(stage.as_str(), n)?;
-            }
-        }
-        map.end()
+impl StageCounts {
+    fn to_json(&self) -> Json {
+        Stage::ALL
+            .iter()
+            .zip(self.0.iter())
+            .fold(Json::object(), |o, (stage, n)| o.with_some(stage.as_str(), (*n > 0).then_some(*n)))
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct OriginSnapshot {
     pub invoked: u64,
     pub errors: u64,
     pub timeouts: u64,
-    #[serde(rename = "latencyMs")]
     pub latency_ms: Option<LatencySummary>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ConsistencySnapshot {
     pub checked: u64,
     pub consistent: u64,
 }
 
+impl StatsSnapshot {
+    /// The plain object `stats()` returns.
+    pub fn to_json(&self) -> Json {
+        Json::object().with("read", self.read.to_json()).with("write", self.write.to_json())
+    }
+}
+
 impl OriginSnapshot {
+    fn to_json(&self) -> Json {
+        let latency = match &self.latency_ms {
+            Some(l) => Json::object()
+                .with("count", l.count)
+                .with("mean", l.mean)
+                .with("p50", l.p50)
+                .with("p90", l.p90)
+                .with("p99", l.p99)
+                .with("max", l.max),
+            None => Json::Null,
+        };
+        Json::object()
+            .with("invoked", self.invoked)
+            .with("errors", self.errors)
+            .with("timeouts", self.timeouts)
+            .with("latencyMs", latency)
+    }
+
     fn of(c: &OriginCounters) -> Self {
         OriginSnapshot { invoked: c.invoked, errors: c.errors, timeouts: c.timeouts, latency_ms: c.latency.summary() }
     }
 }
 
 impl OperationSnapshot {
+    fn to_json(&self) -> Json {
+        Json::object()
+            .with("count", self.count)
+            .with("byStage", self.by_stage.to_json())
+            .with("old", self.old.to_json())
+            .with("new", self.new.to_json())
+            .with(
+                "consistency",
+                Json::object()
+                    .with("checked", self.consistency.checked)
+                    .with("consistent", self.consistency.consistent),
+            )
+    }
+
     fn of(c: &OperationCounters) -> Self {
         let [old, new] = &c.origins;
         OperationSnapshot {

@@ -3,19 +3,18 @@
 
 use std::fmt;
 
-use serde_json::Value;
-
 use super::context::is_valid_context;
 use super::event::{EvaluationDetail, Measurements, MigrationOpEvent, Ratio};
 use super::stage::{Operation, Origin, Stage};
 use crate::host::{Host, HostValue};
+use crate::json::Json;
 
 /// What the flag system served for one context, as the tracker keeps it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Evaluation {
     pub value: Stage,
     pub default: Stage,
-    pub reason: Option<Value>,
+    pub reason: Option<Json>,
     pub variation: Option<i64>,
     pub version: Option<i64>,
     /// 1-in-N consistency sampling (`migration.checkRatio`); 1 when the flag has none.
@@ -272,7 +271,7 @@ mod tests {
         let mut e = Evaluation::plain(Stage::Live, Stage::Off);
         e.variation = Some(3);
         e.version = Some(9);
-        e.reason = Some(json!({"kind": "RULE_MATCH", "ruleIndex": 0}));
+        e.reason = Some(Json::from_serde(&json!({"kind": "RULE_MATCH", "ruleIndex": 0})));
         e.sampling_ratio = 1.0;
         let mut t = OpTracker::new("mig".into(), TestValue::Json(json!({"kind": "user", "key": "u1"})), e);
         t.operation(Operation::Write);
@@ -280,7 +279,7 @@ mod tests {
         t.latency(Origin::New, 1.5);
         let event = t.build(1_700_000_000_123.7).unwrap();
         assert_eq!(
-            serde_json::to_value(&event).unwrap(),
+            event.to_json().to_serde(),
             json!({"kind":"migration_op","creationDate":1700000000123_u64,"operation":"write",
                 "context":{"kind":"user","key":"u1"},
                 "evaluation":{"key":"mig","value":"live","default":"off","reason":{"kind":"RULE_MATCH","ruleIndex":0},"variation":3,"version":9},

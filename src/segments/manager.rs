@@ -704,7 +704,7 @@ mod tests {
         fn describe(&self) -> String {
             self.0.clone()
         }
-        fn to_json(&self) -> Option<serde_json::Value> {
+        fn to_json(&self) -> Option<crate::json::Json> {
             None
         }
     }
