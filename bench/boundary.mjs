@@ -1,30 +1,25 @@
 // Counts what crosses the JS↔wasm boundary per operation: node bench/boundary.mjs
-// Copies dist/ to a temp dir, wraps every wasm import (wasm→JS call) and export (JS→wasm call)
-// of the Node ESM glue with a counter, then runs fixed numbers of operations and prints per-op counts.
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+// Wraps every wasm import (wasm→JS call) and export (JS→wasm call) with a counter by replacing
+// WebAssembly.Instance before the package loads, then runs fixed numbers of operations and
+// prints per-op counts.
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { CONTEXT, FLAG_KEY, PAYLOAD, compare, cutoverOrigin, ldClientWithStage, loadLD, memoryStore } from './lib/common.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const dir = mkdtempSync(path.join(os.tmpdir(), 'cutover-boundary-'));
-cpSync(path.join(root, 'dist'), path.join(dir, 'dist'), { recursive: true });
-const gluePath = path.join(dir, 'dist', 'cutover_glue.cjs');
-let glue = readFileSync(gluePath, 'utf8');
-const counting = String.raw`
 const __counts = (globalThis.__wbgCounts = new Map());
 const __strings = (globalThis.__wbgStrings = new Map());
 const __bump = (m, k) => m.set(k, (m.get(k) ?? 0) + 1);
-function __count(name, f) { return function (...a) { __bump(__counts, name); return f.apply(this, a); }; }
+const __count = (name, f) => function (...a) { __bump(__counts, name); return f.apply(this, a); };
 // Which strings Rust materializes (Ref(String) → JS string) and which property keys it reads.
-function __strCast(f) { return function (...a) { const r = f.apply(this, a); __bump(__strings, 'new string ' + JSON.stringify(r)); return r; }; }
-function __getKey(f) { return function (...a) { if (typeof a[1] === 'string') __bump(__strings, 'Reflect.get key ' + JSON.stringify(a[1])); return f.apply(this, a); }; }
+const __strCast = (f) => function (...a) { const r = f.apply(this, a); __bump(__strings, 'new string ' + JSON.stringify(r)); return r; };
+const __getKey = (f) => function (...a) { if (typeof a[1] === 'string') __bump(__strings, 'Reflect.get key ' + JSON.stringify(a[1])); return f.apply(this, a); };
 function __wrapImports(imports) {
   for (const mod of Object.values(imports)) for (const k of Object.keys(mod)) if (typeof mod[k] === 'function') {
     let f = mod[k];
     if (/^__wbindgen_generic_/.test(k) && /Ref\(String\) -> Externref/.test(String(f))) f = __strCast(f);
-    if (/^__wbg_get_/.test(k) && /Reflect\.get\(arg0, arg1\)/.test(String(f))) f = __getKey(f);
+    if (/^__wbg_get_/.test(k) && /Reflect\.get\(/.test(String(f))) f = __getKey(f);
     mod[k] = __count('wasm→js ' + k.replace(/_(?=[0-9a-f]*[a-f])[0-9a-f]{16}$/, ''), f);
   }
   return imports;
@@ -33,14 +28,13 @@ function __wrapExports(exp) {
   const out = {};
   for (const [k, v] of Object.entries(exp)) out[k] = typeof v === 'function' ? __count('js→wasm ' + k, v) : v;
   return out;
-}`;
-const before = glue;
-glue = glue
-  .replace('let wasmInstance = new WebAssembly.Instance(wasmModule, __wbg_get_imports());', `${counting}\nlet wasmInstance = new WebAssembly.Instance(wasmModule, __wrapImports(__wbg_get_imports()));`)
-  .replace('let wasm = wasmInstance.exports;', 'let wasm = __wrapExports(wasmInstance.exports);');
-if (glue === before || !glue.includes('__wrapExports(wasmInstance')) throw new Error('glue layout changed; cannot instrument');
-writeFileSync(gluePath, glue);
-const c = (await import(pathToFileURL(path.join(dir, 'dist', 'cutover.cjs')).href)).default;
+}
+const RealInstance = WebAssembly.Instance;
+WebAssembly.Instance = function Instance(module, imports) {
+  return { exports: __wrapExports(new RealInstance(module, __wrapImports(imports)).exports) };
+};
+const c = createRequire(import.meta.url)(path.join(root, 'dist', 'cutover.cjs'));
+WebAssembly.Instance = RealInstance;
 const counts = globalThis.__wbgCounts;
 const strings = globalThis.__wbgStrings;
 
@@ -71,5 +65,4 @@ await measure('shadow read, fixedStage', () => f.read(FLAG_KEY, CONTEXT, 'off', 
 const mgr = new c.BigSegmentStoreManager({ store: memoryStore(), contextCacheTimeMs: 600_000, statusPollIntervalMs: 600_000 });
 await measure('cached getUserMembership', () => mgr.getUserMembership('user-1'));
 await mgr.close();
-rmSync(dir, { recursive: true, force: true });
 process.exit(0);

@@ -39,8 +39,8 @@ function layer(cf) {
   if (cf.functionName === '(garbage collector)') return 'gc';
   if (cf.functionName === '(idle)' || cf.functionName === '(program)') return cf.functionName;
   if (u.startsWith('wasm://') || /^\$?func\d+|wasm-function/.test(cf.functionName)) return 'wasm';
-  if (u.includes('cutover_glue')) return 'cutover glue (wasm-bindgen)';
-  if (u.includes('/dist/cutover')) return 'cutover api.js';
+  if (/\/dist\/lib\/(esm\/)?glue\.js$/.test(u)) return 'cutover glue (wasm-bindgen)';
+  if (u.includes('/dist/')) return 'cutover api.js';
   if (u.includes('@launchdarkly')) return 'launchdarkly sdk';
   if (u.includes('/bench/')) return 'bench harness + origins';
   if (u.startsWith('node:') || u === '') return cf.functionName.startsWith('(') ? cf.functionName : 'node/v8 builtins';

@@ -17,9 +17,7 @@ for target in nodejs web; do
 done
 cmp -s .wb/nodejs/cutover_bg.wasm .wb/web/cutover_bg.wasm
 node_modules/.bin/wasm-opt -Oz --strip-debug --strip-producers .wb/web/cutover_bg.wasm -o dist.tmp/cutover_bg.wasm
-cp .wb/nodejs/cutover.js dist.tmp/cutover_glue.cjs
-cp .wb/web/cutover.js dist.tmp/cutover_glue.web.mjs
-node scripts/assemble-entries.mjs dist.tmp
+node scripts/assemble-entries.mjs dist.tmp .wb/nodejs/cutover.js .wb/web/cutover.js
 rm -rf dist .wb && mv dist.tmp dist
 
 raw=$(wc -c < dist/cutover_bg.wasm)

@@ -1,13 +1,33 @@
 //! Context-key hashing and segment references (SPEC B2).
 
-use base64::engine::general_purpose::STANDARD;
-use base64::Engine as _;
 use sha2::{Digest, Sha256};
 
 /// The key a Big Segment store is queried with: base64 (standard alphabet, padded) of the
 /// SHA-256 of the UTF-8 bytes of `context_key`.
 pub fn hash_context_key(context_key: &str) -> String {
-    STANDARD.encode(Sha256::digest(context_key.as_bytes()))
+    base64(&Sha256::digest(context_key.as_bytes()))
+}
+
+const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/// Standard base64 with `=` padding (a few lines instead of a crate: the wasm stays small).
+fn base64(bytes: &[u8]) -> String {
+    let symbol = |six: u32| char::from(ALPHABET.get((six & 63) as usize).copied().unwrap_or(b'='));
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let (a, b, c) = match *chunk {
+            [a, b, c] => (a, Some(b), Some(c)),
+            [a, b] => (a, Some(b), None),
+            [a] => (a, None, None),
+            _ => continue,
+        };
+        let n = u32::from(a) << 16 | u32::from(b.unwrap_or(0)) << 8 | u32::from(c.unwrap_or(0));
+        out.push(symbol(n >> 18));
+        out.push(symbol(n >> 12));
+        out.push(if b.is_some() { symbol(n >> 6) } else { '=' });
+        out.push(if c.is_some() { symbol(n) } else { '=' });
+    }
+    out
 }
 
 /// The membership reference of one generation of a segment: `<segmentKey>.g<generation>`.
@@ -25,6 +45,13 @@ mod tests {
         assert_eq!(hash_context_key("userkey1"), "egD7ldtwe3X6CFKAdPpwcvBas+KWGyNpv66/lW/SBsg=");
         assert_eq!(hash_context_key(""), "47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=");
         assert_eq!(hash_context_key("é"), "SplVfkAzw1Od4utlRyAXytX5VX96BiWgnxw/biumnEw=");
+    }
+
+    #[test]
+    fn base64_pads_like_the_standard_alphabet() {
+        for (input, want) in [("", ""), ("f", "Zg=="), ("fo", "Zm8="), ("foo", "Zm9v"), ("foob", "Zm9vYg=="), ("\u{ff}\u{fe}", "w7/Dvg==")] {
+            assert_eq!(base64(input.as_bytes()), want, "{input:?}");
+        }
     }
 
     #[test]
