@@ -8,17 +8,28 @@ function createApi(wasm) {
   // Looked up on first use: with the web entry the wasm is initialised after this module loads.
   let failureBrand;
 
-  // Promises returned to cutover are awaited through one plain JavaScript callback pair instead
-  // of a wasm closure pair per promise (see src/js/promise.rs). Installed on first use, because
-  // with the web entry the wasm is initialised after this module has loaded.
+  // Plain functions the wasm calls on hot paths without an exception wrapper, so none of them
+  // may throw (see src/js/bridge.rs): the clock, awaiting a promise through one callback pair
+  // (instead of a wasm closure pair per promise), and building a result object. Installed on
+  // first use, because with the web entry the wasm is initialised after this module has loaded.
   let bridged = false;
   function bridge() {
     if (bridged) return;
-    wasm.installPromiseBridge((promise, id) => {
-      promise.then(
-        (value) => wasm.settlePromise(id, true, value),
-        (error) => wasm.settlePromise(id, false, error),
-      );
+    const clock = typeof performance === 'object' && performance !== null && typeof performance.now === 'function';
+    wasm.installBridge({
+      now: clock ? () => performance.now() : () => Date.now(),
+      awaitPromise(promise, id) {
+        try {
+          promise.then(
+            (value) => wasm.settlePromise(id, true, value),
+            (error) => wasm.settlePromise(id, false, error),
+          );
+        } catch (error) {
+          wasm.settlePromise(id, false, error);
+        }
+      },
+      result: (origin, success, payload) =>
+        success ? { origin, success, value: payload } : { origin, success, error: payload },
     });
     bridged = true;
   }
@@ -238,7 +249,7 @@ function createApi(wasm) {
     }
     getUserMembership(contextKey) {
       // A warm cache answers without a round trip through the wasm's promise machinery.
-      const ready = this.#inner.lookupNow(contextKey);
+      const ready = typeof contextKey === 'string' ? this.#inner.lookupNow(contextKey) : undefined;
       return ready === undefined ? this.#inner.getUserMembership(contextKey) : Promise.resolve(ready);
     }
     /** Lookups, cache hits/misses and store calls so far (beyond the anchors, for dashboards). */

@@ -20,9 +20,9 @@ const lib = join(dist, 'lib');
 mkdirSync(join(lib, 'esm'), { recursive: true });
 writeFileSync(join(lib, 'esm/package.json'), '{ "type": "module" }\n');
 
-/** Minified, with names kept (classes and functions print as themselves). */
-const minify = (code, banner = '') =>
-  transformSync(code, { minify: true, keepNames: true, target: 'es2020', banner, legalComments: 'none' }).code;
+/** Minified; the facade keeps its names (its classes and functions print as themselves). */
+const minify = (code, { banner = '', keepNames = false } = {}) =>
+  transformSync(code, { minify: true, keepNames, target: 'es2022', banner, legalComments: 'none' }).code;
 /** Replaces `from` (which must occur) in `code`. */
 const patch = (code, from, to) => {
   if (!code.includes(from)) throw new Error(`glue layout changed: ${JSON.stringify(from)} not found`);
@@ -39,12 +39,12 @@ writeFileSync(join(lib, 'glue.js'), minify(cjsGlue));
 writeFileSync(join(lib, 'esm/glue.js'), minify(readFileSync(webGlue, 'utf8')));
 
 const cjsApi = `'use strict';\nconst wasm = require('./glue.js');\n${api}\nmodule.exports = createApi(wasm);\n`;
-writeFileSync(join(lib, 'api.js'), minify(cjsApi, header));
+writeFileSync(join(lib, 'api.js'), minify(cjsApi, { banner: header, keepNames: true }));
 const names = Object.keys(createRequire(import.meta.url)(join(lib, 'api.js')));
 const esmApi =
   `import * as wasm from './glue.js';\n${api}\nconst api = createApi(wasm);\nexport const { ${names.join(', ')} } = api;\n` +
   "export { default as initGlue, initSync } from './glue.js';\n";
-writeFileSync(join(lib, 'esm/api.js'), minify(esmApi, header));
+writeFileSync(join(lib, 'esm/api.js'), minify(esmApi, { banner: header, keepNames: true }));
 
 const entry = (file, body) => writeFileSync(join(dist, file), `${header}\n${body}`);
 entry('cutover.cjs', "'use strict';\nmodule.exports = require('./lib/api.js');\n");

@@ -15,6 +15,23 @@ pub struct JsClient {
     target: JsValue,
     variation: Function,
     track: Option<Function>,
+    /// The last flag key as a JavaScript string: a migrator usually asks about one flag, and
+    /// making the string again on every operation costs a UTF-8 decode.
+    last_flag_key: std::cell::RefCell<Option<(String, JsValue)>>,
+}
+
+impl JsClient {
+    fn flag_key_js(&self, flag_key: &str) -> JsValue {
+        let mut last = self.last_flag_key.borrow_mut();
+        match &*last {
+            Some((text, js)) if text == flag_key => js.clone(),
+            _ => {
+                let js = JsValue::from_str(flag_key);
+                *last = Some((flag_key.to_string(), js.clone()));
+                js
+            }
+        }
+    }
 }
 
 impl JsClient {
@@ -22,7 +39,12 @@ impl JsClient {
         let variation = method(client, "migrationVariation").ok_or_else(|| {
             type_error(&format!("client must be an object with a migrationVariation method, {}", got(client)))
         })?;
-        Ok(JsClient { target: client.clone(), variation, track: method(client, "trackMigrationOp") })
+        Ok(JsClient {
+            target: client.clone(),
+            variation,
+            track: method(client, "trackMigrationOp"),
+            last_flag_key: Default::default(),
+        })
     }
 }
 
@@ -59,12 +81,8 @@ impl MigrationClient<JsValue> for JsClient {
         context: &JsValue,
         default: Stage,
     ) -> LocalBoxFuture<'static, Result<ServedEvaluation<JsValue>, JsValue>> {
-        let answer = self.variation.call3(
-            &self.target,
-            &JsValue::from_str(flag_key),
-            context,
-            &JsValue::from_str(default.as_str()),
-        );
+        let answer =
+            self.variation.call3(&self.target, &self.flag_key_js(flag_key), context, intern(default.as_str()));
         match answer {
             Err(e) => futures::future::ready(Err(e)).boxed_local(),
             Ok(answer) => settle(answer).map(|r| r.map(|a| served_from(&a))).boxed_local(),
@@ -137,22 +155,22 @@ impl JsExternalTracker {
     }
 }
 
-fn origin_js(origin: Origin) -> JsValue {
+fn origin_js(origin: Origin) -> &'static JsValue {
     intern(origin.as_str())
 }
 
 impl ExternalTracker<JsValue> for JsExternalTracker {
     fn op(&self, op: Operation) -> Result<(), JsValue> {
-        self.op.call1(&self.target, &intern(op.as_str())).map(|_| ())
+        self.op.call1(&self.target, intern(op.as_str())).map(|_| ())
     }
     fn invoked(&self, origin: Origin) -> Result<(), JsValue> {
-        self.invoked.call1(&self.target, &origin_js(origin)).map(|_| ())
+        self.invoked.call1(&self.target, origin_js(origin)).map(|_| ())
     }
     fn latency(&self, origin: Origin, ms: f64) -> Result<(), JsValue> {
-        self.latency.call2(&self.target, &origin_js(origin), &JsValue::from_f64(ms)).map(|_| ())
+        self.latency.call2(&self.target, origin_js(origin), &JsValue::from_f64(ms)).map(|_| ())
     }
     fn error(&self, origin: Origin) -> Result<(), JsValue> {
-        self.error.call1(&self.target, &origin_js(origin)).map(|_| ())
+        self.error.call1(&self.target, origin_js(origin)).map(|_| ())
     }
     fn consistency(&self, check: Box<dyn FnMut() -> Result<bool, JsValue>>) -> Result<(), JsValue> {
         // The tracker calls `check` synchronously, if at all. One long-lived JavaScript function

@@ -25,7 +25,7 @@ struct JsClock;
 
 impl Clock for JsClock {
     fn monotonic_ms(&self) -> f64 {
-        performance_now().unwrap_or_else(|_| js_sys::Date::now())
+        super::bridge::now().unwrap_or_else(|| performance_now().unwrap_or_else(|_| js_sys::Date::now()))
     }
     fn epoch_ms(&self) -> f64 {
         js_sys::Date::now()

@@ -8,6 +8,7 @@ use js_sys::{Function, Object};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+use super::bridge;
 use super::client::JsClient;
 use super::host::js_host;
 use super::promise::{complete, settle};
@@ -193,8 +194,16 @@ pub struct WasmMigrator {
 }
 
 fn result_object(r: OperationResult<JsValue>) -> JsValue {
+    let origin = intern(r.origin.as_str());
+    let made = match &r.result {
+        Ok(value) => bridge::result(origin, true, value),
+        Err(error) => bridge::result(origin, false, error),
+    };
+    if let Some(made) = made {
+        return made;
+    }
     let o = Object::new();
-    set(&o, "origin", &intern(r.origin.as_str()));
+    set(&o, "origin", intern(r.origin.as_str()));
     match r.result {
         Ok(value) => {
             set(&o, "success", &JsValue::TRUE);

@@ -1,6 +1,7 @@
 //! The bindings: the only code that knows JavaScript. Each file converts JavaScript values to
 //! core types (or wraps JavaScript objects as core trait objects) and forwards.
 
+mod bridge;
 mod client;
 mod host;
 mod migration;

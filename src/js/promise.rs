@@ -1,10 +1,10 @@
 //! Awaiting JavaScript promises from Rust, cheaply.
 //!
 //! `wasm_bindgen_futures::JsFuture` makes two Rust closures per promise, each a JavaScript
-//! function with its own finalizer. An operation awaits several promises, so instead the facade
-//! installs one small JavaScript function, `(promise, id) => promise.then(ok, fail)`, whose
-//! plain JavaScript callbacks report back through the exported `settlePromise(id, ok, value)`.
-//! Until it is installed, `JsFuture` is used.
+//! function with its own finalizer. An operation awaits several promises, so instead the
+//! facade's bridge (see bridge.rs) calls `promise.then(ok, fail)` with plain JavaScript
+//! callbacks that report back through the exported `settlePromise(id, ok, value)`. Until the
+//! bridge is installed, `JsFuture` is used.
 
 use std::cell::RefCell;
 
@@ -12,6 +12,8 @@ use futures::channel::oneshot;
 use futures::future::LocalBoxFuture;
 use futures::FutureExt;
 use js_sys::{Function, Promise};
+
+use super::bridge;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -25,17 +27,10 @@ struct Pending {
     /// never reused while JavaScript may still report on it.
     slots: Vec<Option<oneshot::Sender<Settled>>>,
     free: Vec<u32>,
-    bridge: Option<Function>,
 }
 
 thread_local! {
     static PENDING: RefCell<Pending> = RefCell::default();
-}
-
-/// Installs the facade's `(promise, id) => void` bridge.
-#[wasm_bindgen(js_name = installPromiseBridge)]
-pub fn install_promise_bridge(bridge: Function) {
-    PENDING.with(|p| p.borrow_mut().bridge = Some(bridge));
 }
 
 /// Called by the bridge when promise `id` settles.
@@ -56,9 +51,11 @@ pub fn settle_promise(id: u32, ok: bool, value: JsValue) {
 }
 
 fn await_promise(promise: &Promise) -> LocalBoxFuture<'static, Settled> {
-    let registered = PENDING.with(|p| {
+    if !bridge::installed() {
+        return wasm_bindgen_futures::JsFuture::from(promise.clone()).boxed_local();
+    }
+    let (id, rx) = PENDING.with(|p| {
         let mut p = p.borrow_mut();
-        let bridge = p.bridge.clone()?;
         let (tx, rx) = oneshot::channel();
         let id = match p.free.pop() {
             Some(id) => {
@@ -72,14 +69,9 @@ fn await_promise(promise: &Promise) -> LocalBoxFuture<'static, Settled> {
                 u32::try_from(p.slots.len() - 1).unwrap_or(u32::MAX)
             }
         };
-        Some((bridge, id, rx))
+        (id, rx)
     });
-    let Some((bridge, id, rx)) = registered else {
-        return wasm_bindgen_futures::JsFuture::from(promise.clone()).boxed_local();
-    };
-    if let Err(e) = bridge.call2(&JsValue::UNDEFINED, promise, &JsValue::from(id)) {
-        settle_promise(id, false, e);
-    }
+    bridge::await_promise(promise, id);
     rx.map(|r| r.unwrap_or_else(|_| Err(JsValue::UNDEFINED))).boxed_local()
 }
 

@@ -1,6 +1,7 @@
 //! `BigSegmentStoreManager`, `hashContextKey` and `bigSegmentRef` for JavaScript; a JavaScript
 //! store object as a core `BigSegmentStore`.
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use futures::future::LocalBoxFuture;
@@ -15,7 +16,8 @@ use super::value::{finite, get, got, intern, method, own_keys, range_error, set,
 use crate::host::HostValue;
 use crate::segments::{
     big_segment_ref, hash_context_key, BigSegmentStore, BigSegmentStoreManager, BigSegmentStoreStatus,
-    BigSegmentsConfig, BigSegmentsOptionValues, ConfigErrorKind, ListenerId, Lookup, OptionValue, StoreMetadata,
+    BigSegmentsConfig, BigSegmentsOptionValues, BigSegmentsStatus, ConfigErrorKind, ListenerId, Lookup, OptionValue,
+    StoreMetadata,
 };
 
 /// A store written in JavaScript: `getMetadata()`, `getMembership(hash)` (or LaunchDarkly's
@@ -25,7 +27,44 @@ pub struct JsStore {
     get_metadata: Function,
     get_membership: Function,
     close: Option<Function>,
-    empty: JsValue,
+    empty: JsMembership,
+}
+
+/// A membership as the cache keeps it: the frozen object, and the frozen
+/// `{membership, status}` answers made from it so far, one per status. A warm lookup hands out
+/// the same answer object again instead of building one per call.
+#[derive(Clone)]
+pub struct JsMembership(Rc<MembershipAnswers>);
+
+struct MembershipAnswers {
+    membership: JsValue,
+    answers: RefCell<[Option<JsValue>; 4]>,
+}
+
+impl JsMembership {
+    fn new(membership: JsValue) -> Self {
+        JsMembership(Rc::new(MembershipAnswers { membership, answers: RefCell::new(Default::default()) }))
+    }
+
+    fn answer(&self, status: BigSegmentsStatus) -> JsValue {
+        let slot = status as usize;
+        if let Some(Some(answer)) = self.0.answers.borrow().get(slot) {
+            return answer.clone();
+        }
+        let answer = answer_object(&self.0.membership, status);
+        if let Some(cached) = self.0.answers.borrow_mut().get_mut(slot) {
+            *cached = Some(answer.clone());
+        }
+        answer
+    }
+}
+
+/// A frozen `{membership, status}`.
+fn answer_object(membership: &JsValue, status: BigSegmentsStatus) -> JsValue {
+    let o = Object::new();
+    set(&o, "membership", membership);
+    set(&o, "status", intern(status.as_str()));
+    frozen(o)
 }
 
 impl JsStore {
@@ -42,7 +81,7 @@ impl JsStore {
             get_metadata,
             get_membership,
             close: method(store, "close"),
-            empty: frozen(Object::create(&JsValue::NULL.into())),
+            empty: JsMembership::new(frozen(Object::create(&JsValue::NULL.into()))),
         })
     }
 }
@@ -53,7 +92,7 @@ fn frozen(o: Object) -> JsValue {
 
 /// Copies a store's membership answer into a frozen null-prototype object. Keys are data (a
 /// `__proto__` key is an ordinary entry); only boolean values are kept.
-fn membership_from(answer: &JsValue) -> Option<JsValue> {
+fn membership_from(answer: &JsValue) -> Option<JsMembership> {
     if answer.is_undefined() || answer.is_null() {
         return None;
     }
@@ -66,7 +105,7 @@ fn membership_from(answer: &JsValue) -> Option<JsValue> {
             }
         }
     }
-    Some(frozen(out))
+    Some(JsMembership::new(frozen(out)))
 }
 
 fn call_settled(
@@ -85,7 +124,7 @@ fn call_settled(
 }
 
 impl BigSegmentStore for JsStore {
-    type Membership = JsValue;
+    type Membership = JsMembership;
     type Error = JsValue;
 
     fn get_metadata(&self) -> LocalBoxFuture<'static, Result<Option<StoreMetadata>, JsValue>> {
@@ -100,13 +139,13 @@ impl BigSegmentStore for JsStore {
             .boxed_local()
     }
 
-    fn get_membership(&self, context_hash: &str) -> LocalBoxFuture<'static, Result<Option<JsValue>, JsValue>> {
+    fn get_membership(&self, context_hash: &str) -> LocalBoxFuture<'static, Result<Option<JsMembership>, JsValue>> {
         call_settled(&self.get_membership, &self.target, Some(&JsValue::from_str(context_hash)))
             .map(|r| r.map(|answer| membership_from(&answer)))
             .boxed_local()
     }
 
-    fn empty_membership(&self) -> JsValue {
+    fn empty_membership(&self) -> JsMembership {
         self.empty.clone()
     }
 
@@ -129,11 +168,11 @@ fn option_value(options: &JsValue, name: &'static str) -> OptionValue {
     }
 }
 
-fn lookup_object(lookup: Lookup<JsValue>) -> JsValue {
-    let o = Object::new();
-    set(&o, "membership", &lookup.membership.unwrap_or(JsValue::NULL));
-    set(&o, "status", &intern(lookup.status.as_str()));
-    o.into()
+fn lookup_object(lookup: Lookup<JsMembership>) -> JsValue {
+    match lookup.membership {
+        Some(membership) => membership.answer(lookup.status),
+        None => answer_object(&JsValue::NULL, lookup.status),
+    }
 }
 
 fn status_object(status: BigSegmentStoreStatus) -> JsValue {
@@ -191,12 +230,11 @@ impl WasmBigSegmentStoreManager {
     }
 
     /// The lookup's result object when it needs no waiting (a warm cache), else `undefined`.
+    /// The answer when no waiting is needed, else `undefined`. Called with strings only (the
+    /// facade checks): a `&str` parameter crosses in the call itself, without a callback.
     #[wasm_bindgen(js_name = lookupNow)]
-    pub fn lookup_now(&self, context_key: JsValue) -> JsValue {
-        let Some(key) = context_key.as_string() else {
-            return JsValue::UNDEFINED;
-        };
-        match self.inner.lookup_now(&key) {
+    pub fn lookup_now(&self, context_key: &str) -> JsValue {
+        match self.inner.lookup_now(context_key) {
             Some(Ok(lookup)) => lookup_object(lookup),
             _ => JsValue::UNDEFINED,
         }

@@ -130,7 +130,7 @@ pub fn migration_variation(client: JsValue, flag_key: JsValue, context: JsValue,
             Tracking::External(t) => t.handle(),
         };
         let out = Object::new();
-        set(&out, "stage", &intern(stage.as_str()));
+        set(&out, "stage", intern(stage.as_str()));
         set(&out, "tracker", &tracker);
         Ok(out.into())
     })

@@ -88,7 +88,7 @@ const MAX_ARRAY: u32 = 1_000_000;
 /// The items of an array-like host value, read through `Reflect` so that a proxy whose traps
 /// throw gives `None` instead of an exception through wasm.
 pub fn array_items(value: &JsValue) -> Option<Vec<JsValue>> {
-    let length = Reflect::get(value, &intern("length")).ok()?.as_f64()?;
+    let length = Reflect::get(value, intern("length")).ok()?.as_f64()?;
     if !(0.0..=f64::from(MAX_ARRAY)).contains(&length) {
         return None;
     }
@@ -111,11 +111,10 @@ pub fn to_js(value: &Json) -> JsValue {
         Json::Object(entries) => {
             let object = Object::new();
             for (key, item) in entries {
-                let key = match key {
-                    std::borrow::Cow::Borrowed(name) => intern(name),
-                    std::borrow::Cow::Owned(name) => JsValue::from_str(name),
+                let _ = match key {
+                    std::borrow::Cow::Borrowed(name) => Reflect::set(&object, intern(name), &to_js(item)),
+                    std::borrow::Cow::Owned(name) => Reflect::set(&object, &JsValue::from_str(name), &to_js(item)),
                 };
-                let _ = Reflect::set(&object, &key, &to_js(item));
             }
             object.into()
         }
@@ -123,29 +122,38 @@ pub fn to_js(value: &Json) -> JsValue {
 }
 
 thread_local! {
-    static INTERNED: std::cell::RefCell<Vec<(usize, JsValue)>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// Interned strings, sorted by the literal's (address, length). Each is made once and
+    /// lives for the program: there are as many as there are literals that ask.
+    static INTERNED: std::cell::RefCell<Vec<((usize, usize), &'static JsValue)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// The JavaScript string for a Rust string literal, made once and reused: property names and
-/// the stage, origin and status strings cross the boundary on every operation.
-pub fn intern(text: &'static str) -> JsValue {
-    let id = text.as_ptr() as usize ^ (text.len() << 20);
-    INTERNED.with(|cache| {
-        if let Some((_, v)) = cache.borrow().iter().find(|(k, _)| *k == id) {
-            return v.clone();
+/// the stage, origin and status strings cross the boundary on every operation. Lent, not
+/// cloned: a clone or a drop of a `JsValue` costs a slot in wasm-bindgen's reference table.
+pub fn intern(text: &'static str) -> &'static JsValue {
+    let id = (text.as_ptr() as usize, text.len());
+    INTERNED.with(|table| {
+        let found = table.borrow().binary_search_by(|(k, _)| k.cmp(&id));
+        if let Ok(i) = found {
+            if let Some((_, v)) = table.borrow().get(i) {
+                return *v;
+            }
         }
-        let v = JsValue::from_str(text);
-        cache.borrow_mut().push((id, v.clone()));
+        let v: &'static JsValue = Box::leak(Box::new(JsValue::from_str(text)));
+        if let Err(i) = found {
+            table.borrow_mut().insert(i, (id, v));
+        }
         v
     })
 }
 
 pub fn get(target: &JsValue, key: &'static str) -> JsValue {
-    Reflect::get(target, &intern(key)).unwrap_or(JsValue::UNDEFINED)
+    Reflect::get(target, intern(key)).unwrap_or(JsValue::UNDEFINED)
 }
 
 pub fn set(target: &Object, key: &'static str, value: &JsValue) {
-    let _ = Reflect::set(target, &intern(key), value);
+    let _ = Reflect::set(target, intern(key), value);
 }
 
 /// `target[key]` when it is a function.

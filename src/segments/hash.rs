@@ -49,7 +49,14 @@ mod tests {
 
     #[test]
     fn base64_pads_like_the_standard_alphabet() {
-        for (input, want) in [("", ""), ("f", "Zg=="), ("fo", "Zm8="), ("foo", "Zm9v"), ("foob", "Zm9vYg=="), ("\u{ff}\u{fe}", "w7/Dvg==")] {
+        for (input, want) in [
+            ("", ""),
+            ("f", "Zg=="),
+            ("fo", "Zm8="),
+            ("foo", "Zm9v"),
+            ("foob", "Zm9vYg=="),
+            ("\u{ff}\u{fe}", "w7/Dvg=="),
+        ] {
             assert_eq!(base64(input.as_bytes()), want, "{input:?}");
         }
     }

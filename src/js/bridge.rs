@@ -1,0 +1,61 @@
+//! The facade's bridge: a few plain JavaScript functions that the bindings call on hot paths.
+//!
+//! wasm-bindgen wraps every import that may throw in an exception handler (`catch` imports
+//! allocate an arguments list and a closure per call). These functions cannot throw (the facade
+//! defines them so), so they are imported without one: reading the clock, awaiting a promise,
+//! and building a result object each cost one plain call. Until the facade installs the bridge,
+//! callers use their general fallback.
+
+use std::cell::RefCell;
+
+use js_sys::Promise;
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen]
+extern "C" {
+    /// `{ now, awaitPromise, result }`, defined in js/api.js.
+    pub type Bridge;
+
+    /// `performance.now()` (or `Date.now()` where there is no `performance`).
+    #[wasm_bindgen(method)]
+    fn now(this: &Bridge) -> f64;
+
+    /// Reports the settlement of `promise` to `settlePromise(id, ok, value)`; never throws (a
+    /// throwing `then` is reported as a rejection).
+    #[wasm_bindgen(method, js_name = awaitPromise)]
+    fn await_promise(this: &Bridge, promise: &Promise, id: u32);
+
+    /// `{origin, success: true, value: payload}` or `{origin, success: false, error: payload}`.
+    #[wasm_bindgen(method)]
+    fn result(this: &Bridge, origin: &JsValue, success: bool, payload: &JsValue) -> JsValue;
+}
+
+thread_local! {
+    static BRIDGE: RefCell<Option<Bridge>> = const { RefCell::new(None) };
+}
+
+/// Installs the facade's bridge object.
+#[wasm_bindgen(js_name = installBridge)]
+pub fn install_bridge(bridge: Bridge) {
+    BRIDGE.with(|b| *b.borrow_mut() = Some(bridge));
+}
+
+/// The bridge's clock, if installed.
+pub fn now() -> Option<f64> {
+    BRIDGE.with(|b| b.borrow().as_ref().map(Bridge::now))
+}
+
+/// Hands `promise` to the bridge; false when there is no bridge yet.
+pub fn await_promise(promise: &Promise, id: u32) -> bool {
+    BRIDGE.with(|b| b.borrow().as_ref().map(|b| b.await_promise(promise, id)).is_some())
+}
+
+/// A result object made by the bridge, if installed.
+pub fn result(origin: &JsValue, success: bool, payload: &JsValue) -> Option<JsValue> {
+    BRIDGE.with(|b| b.borrow().as_ref().map(|b| b.result(origin, success, payload)))
+}
+
+/// Whether the bridge is installed (promises are then awaited through it).
+pub fn installed() -> bool {
+    BRIDGE.with(|b| b.borrow().is_some())
+}
