@@ -121,14 +121,14 @@ async function main() {
     for (const name of selected) {
       const mod = await import(new URL(`./scenarios/${name}.mjs`, import.meta.url));
       const { unit, note } = mod.meta;
-      const sides = ['cutover', 'launchdarkly'].filter((s) => typeof mod[s] === 'function');
+      const sides = ['cutover', 'launchdarkly', 'floor'].filter((s) => typeof mod[s] === 'function');
       const runs = name === 'cold-start-ms' ? Math.max(RUNS, 9) : RUNS;
       const samples = Object.fromEntries(sides.map((s) => [s, []]));
       process.stderr.write(`${name}: `);
       for (let i = 0; i < runs; i++) {
         for (const side of sides) {
           samples[side].push(await runChild(name, side, env));
-          process.stderr.write(side === 'cutover' ? 'c' : 'l');
+          process.stderr.write(side[0]);
         }
       }
       process.stderr.write('\n');
@@ -146,8 +146,16 @@ async function main() {
       const cutover = round(med.cutover, d);
       const launchdarkly = med.launchdarkly == null ? null : round(med.launchdarkly, d);
       const ratio = launchdarkly == null || med.launchdarkly === 0 ? null : round(med.cutover / med.launchdarkly, 3);
-      const extra = sides.map((s) => `${s === 'cutover' ? 'cutover' : 'LD'} (median run): ${compact(infoOfMedian[s])}`);
-      results.push({ name, unit, cutover, launchdarkly, ratio, note: `${note}. ${extra.join('; ')}` });
+      const label = { cutover: 'cutover', launchdarkly: 'LD', floor: 'floor' };
+      const extra = sides.map((s) => `${label[s]} (median run): ${compact(infoOfMedian[s])}`);
+      const result = { name, unit, cutover, launchdarkly, ratio, note: `${note}. ${extra.join('; ')}` };
+      // What bounds the ratio: the same work's unavoidable part, measured in the same run.
+      if (med.floor != null) {
+        result.floor = round(med.floor, d);
+        result.floor_ratio = launchdarkly == null ? null : round(med.floor / med.launchdarkly, 3);
+        result.floor_note = mod.meta.floor;
+      }
+      results.push(result);
     }
   } finally {
     stopRedis();
@@ -158,12 +166,14 @@ async function main() {
   const out = ONLY ? null : path.join(here, 'results.json');
   if (out) writeFileSync(out, `${JSON.stringify({ machine, results, size }, null, 2)}\n`);
 
-  const header = ['name', 'unit', 'cutover', 'launchdarkly', 'ratio'];
-  const rows = results.map((r) => [r.name, r.unit, String(r.cutover), r.launchdarkly == null ? '—' : String(r.launchdarkly), r.ratio == null ? '—' : String(r.ratio)]);
+  const header = ['name', 'unit', 'cutover', 'launchdarkly', 'ratio', 'floor', 'floor ratio'];
+  const dash = (v) => (v == null ? '—' : String(v));
+  const rows = results.map((r) => [r.name, r.unit, String(r.cutover), dash(r.launchdarkly), dash(r.ratio), dash(r.floor), dash(r.floor_ratio)]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   console.log(`machine: ${machine}`);
-  console.log(`runs per side: ${RUNS} (cold-start: ${Math.max(RUNS, 9)}), median reported; ratio = cutover/LD, lower is better\n`);
+  console.log(`runs per side: ${RUNS} (cold-start: ${Math.max(RUNS, 9)}), median reported; ratio = cutover/LD, lower is better`);
+  console.log('floor = the part of the same work no implementation can avoid (see each note); floor ratio = floor/LD, the best ratio possible\n');
   console.log(line(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const r of rows) console.log(line(r));

@@ -13,6 +13,7 @@ function createApi(wasm) {
   // (instead of a wasm closure pair per promise), and building a result object. Installed on
   // first use, because with the web entry the wasm is initialised after this module has loaded.
   let bridged = false;
+  const TRACKER_METHODS = ['op', 'invoked', 'latency', 'error', 'consistency', 'createEvent'];
   function bridge() {
     if (bridged) return;
     const clock = typeof performance === 'object' && performance !== null && typeof performance.now === 'function';
@@ -26,6 +27,31 @@ function createApi(wasm) {
           );
         } catch (error) {
           wasm.settlePromise(id, false, error);
+        }
+      },
+      // A flag client's answer object read in one call (src/js/client.rs, served_from_fields).
+      readAnswer(answer) {
+        try {
+          const reason = answer.reason;
+          const tracker = answer.tracker;
+          const fields = [
+            answer.value,
+            answer.variationIndex,
+            typeof reason === 'object' && reason !== null ? reason : undefined,
+            answer.flagVersion,
+            answer.checkRatio,
+            answer.samplingRatio,
+            tracker ?? undefined,
+          ];
+          if (tracker != null) {
+            const isObject = typeof tracker === 'object' || typeof tracker === 'function';
+            const methods = TRACKER_METHODS.map((name) => (isObject ? tracker[name] : undefined));
+            const missing = methods.findIndex((m) => typeof m !== 'function');
+            fields.push(missing < 0 ? undefined : TRACKER_METHODS[missing], ...methods);
+          }
+          return fields;
+        } catch {
+          return undefined;
         }
       },
       result: (origin, success, payload) =>

@@ -42,6 +42,34 @@ export async function ldMigration({ stage, order, op }) {
   return { value: r.usPerOp, info: { ops: r.ops } };
 }
 
+/**
+ * The floor of any library that runs the operation through LaunchDarkly's client and tracker,
+ * as launchDarklyClient does: only the calls into LD's SDK that such an operation makes —
+ * migrationVariation, the tracker's op/invoked/latency/consistency calls for this stage,
+ * createEvent and trackMigration — with no origins and no orchestration at all.
+ */
+export async function ldSdkFloor({ stage, op }) {
+  const ld = await loadLD();
+  const { client } = await ldClientWithStage(ld, stage);
+  const both = op === 'write' ? stage !== 'off' && stage !== 'complete' : ['shadow', 'live'].includes(stage);
+  const origins = both ? ['old', 'new'] : [stage === 'off' || stage === 'dualwrite' || (op === 'read' && stage === 'shadow') ? 'old' : 'new'];
+  const check = op === 'read' && both;
+  const once = async () => {
+    const { tracker } = await client.migrationVariation(FLAG_KEY, CONTEXT, ld.LDMigrationStage.Off);
+    tracker.op(op);
+    for (const origin of origins) {
+      tracker.invoked(origin);
+      tracker.latency(origin, 0.01);
+    }
+    if (check) tracker.consistency(() => compare(PAYLOAD, PAYLOAD));
+    const event = tracker.createEvent();
+    if (event) client.trackMigration(event);
+  };
+  const r = await timeAsync(once);
+  client.close();
+  return { value: r.usPerOp, info: { ops: r.ops, origins: origins.join('+'), consistency: check } };
+}
+
 /** cutover with fixedStage (no flag system at all). */
 export async function cutoverFixed({ stage, order, op }) {
   const c = await loadCutover();

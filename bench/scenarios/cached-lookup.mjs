@@ -8,6 +8,7 @@ export const meta = {
     "same in-memory JS store for both, one warm context. cutover: BigSegmentStoreManager.getUserMembership. " +
     "LD: its BigSegmentsManager.getUserMembership (class not exported by js-server-sdk-common; the client's own " +
     'instance is called through client._evaluator._queries.getBigSegmentsMembership, the exact call evaluations make)',
+  floor: 'await Promise.resolve(answer): what returning any promise costs, with no lookup at all',
 };
 
 export async function cutover() {
@@ -21,6 +22,13 @@ export async function cutover() {
   const s = mgr.stats();
   await mgr.close();
   return { value: r.usPerOp, info: { ops: r.ops, cacheMisses: s.cacheMisses, membershipQueries: s.membershipQueries } };
+}
+
+/** The floor of any promise-returning lookup: awaiting an already resolved answer. */
+export async function floor() {
+  const answer = Object.freeze({ membership: Object.freeze({ 'bigseg.g1': true }), status: 'HEALTHY' });
+  const r = await timeAsync(() => Promise.resolve(answer), { batch: 1000 });
+  return { value: r.usPerOp, info: { ops: r.ops, what: 'await Promise.resolve(answer)' } };
 }
 
 export async function launchdarkly() {

@@ -8,8 +8,9 @@
 
 use std::cell::RefCell;
 
-use js_sys::Promise;
+use js_sys::{Array, Promise};
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 #[wasm_bindgen]
 extern "C" {
@@ -24,6 +25,11 @@ extern "C" {
     /// throwing `then` is reported as a rejection).
     #[wasm_bindgen(method, js_name = awaitPromise)]
     fn await_promise(this: &Bridge, promise: &Promise, id: u32);
+
+    /// The fields of a flag client's answer object in one call (see `ANSWER_FIELDS` in
+    /// client.rs), or `undefined` when reading one threw.
+    #[wasm_bindgen(method, js_name = readAnswer)]
+    fn read_answer(this: &Bridge, answer: &JsValue) -> JsValue;
 
     /// `{origin, success: true, value: payload}` or `{origin, success: false, error: payload}`.
     #[wasm_bindgen(method)]
@@ -53,6 +59,12 @@ pub fn await_promise(promise: &Promise, id: u32) -> bool {
 /// A result object made by the bridge, if installed.
 pub fn result(origin: &JsValue, success: bool, payload: &JsValue) -> Option<JsValue> {
     BRIDGE.with(|b| b.borrow().as_ref().map(|b| b.result(origin, success, payload)))
+}
+
+/// The fields of an answer object, when the bridge is installed and reading them did not throw.
+pub fn read_answer(answer: &JsValue) -> Option<Array> {
+    let fields = BRIDGE.with(|b| b.borrow().as_ref().map(|b| b.read_answer(answer)))?;
+    fields.dyn_into::<Array>().ok()
 }
 
 /// Whether the bridge is installed (promises are then awaited through it).

@@ -2,9 +2,10 @@
 
 use futures::future::LocalBoxFuture;
 use futures::FutureExt;
-use js_sys::Function;
+use js_sys::{Array, Function};
 use wasm_bindgen::prelude::*;
 
+use super::bridge;
 use super::promise::settle;
 use super::value::{finite, get, got, integer, intern, method, to_js, type_error};
 use crate::migration::{
@@ -48,15 +49,23 @@ impl JsClient {
     }
 }
 
+fn stage_of(value: &JsValue) -> Option<Stage> {
+    value.as_string().and_then(|s| Stage::parse(&s))
+}
+
 /// Reads what `migrationVariation` returned: a stage string, or a `StageEvaluation` object.
 pub fn served_from(answer: &JsValue) -> ServedEvaluation<JsValue> {
-    let stage_of = |v: &JsValue| v.as_string().and_then(|s| Stage::parse(&s));
     if answer.is_string() {
         return ServedEvaluation::stage(stage_of(answer));
     }
     if !answer.is_object() {
         return ServedEvaluation::stage(None);
     }
+    if let Some(fields) = bridge::read_answer(answer) {
+        return served_from_fields(&fields);
+    }
+    // No bridge yet, or a property getter threw: read one property at a time (a throwing one
+    // reads as undefined).
     let reason = get(answer, "reason");
     let tracker = get(answer, "tracker");
     ServedEvaluation {
@@ -81,8 +90,7 @@ impl MigrationClient<JsValue> for JsClient {
         context: &JsValue,
         default: Stage,
     ) -> LocalBoxFuture<'static, Result<ServedEvaluation<JsValue>, JsValue>> {
-        let answer =
-            self.variation.call3(&self.target, &self.flag_key_js(flag_key), context, intern(default.as_str()));
+        let answer = self.variation.call3(&self.target, &self.flag_key_js(flag_key), context, intern(default.as_str()));
         match answer {
             Err(e) => futures::future::ready(Err(e)).boxed_local(),
             Ok(answer) => settle(answer).map(|r| r.map(|a| served_from(&a))).boxed_local(),
@@ -121,6 +129,41 @@ fn run_current_check() -> Result<bool, JsValue> {
     let result = check();
     CHECKS.with(|c| c.borrow_mut().push(check));
     result
+}
+
+/// What the bridge's `readAnswer` lays out, in this order (js/api.js builds the same list):
+/// `value, variationIndex, reason` (when an object), `flagVersion, checkRatio, samplingRatio,
+/// tracker` (unless null), the name of the first of the six tracker methods that is not a
+/// function (if any), then the six methods.
+fn served_from_fields(fields: &Array) -> ServedEvaluation<JsValue> {
+    let at = |i: u32| fields.get_unchecked(i);
+    let tracker = at(6);
+    let tracker = if tracker.is_undefined() {
+        None
+    } else if let Some(missing) = at(7).as_string() {
+        Some(OfferedTracker::Unusable { missing })
+    } else {
+        let method = |i: u32| at(i).unchecked_into::<Function>();
+        Some(OfferedTracker::Usable(Box::new(JsExternalTracker {
+            target: tracker,
+            op: method(8),
+            invoked: method(9),
+            latency: method(10),
+            error: method(11),
+            consistency: method(12),
+            create_event: method(13),
+        })))
+    };
+    let reason = at(2);
+    ServedEvaluation {
+        value: stage_of(&at(0)),
+        variation: integer(&at(1)),
+        reason: (!reason.is_undefined()).then_some(reason),
+        version: integer(&at(3)),
+        check_ratio: finite(&at(4)),
+        sampling_ratio: finite(&at(5)),
+        tracker,
+    }
 }
 
 /// LaunchDarkly's `LDMigrationTracker` shape.

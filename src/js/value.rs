@@ -121,11 +121,18 @@ pub fn to_js(value: &Json) -> JsValue {
     }
 }
 
+type Interned = ((usize, usize), &'static JsValue);
+
+/// Slots of the direct-mapped table in front of the sorted list of interned strings.
+const FRONT_SLOTS: usize = 256;
+
 thread_local! {
-    /// Interned strings, sorted by the literal's (address, length). Each is made once and
+    /// Every interned string, sorted by the literal's (address, length). Each is made once and
     /// lives for the program: there are as many as there are literals that ask.
-    static INTERNED: std::cell::RefCell<Vec<((usize, usize), &'static JsValue)>> =
-        const { std::cell::RefCell::new(Vec::new()) };
+    static INTERNED: std::cell::RefCell<Vec<Interned>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// A direct-mapped cache of that list: one comparison on the hot path.
+    static FRONT: std::cell::RefCell<[Option<Interned>; FRONT_SLOTS]> =
+        const { std::cell::RefCell::new([None; FRONT_SLOTS]) };
 }
 
 /// The JavaScript string for a Rust string literal, made once and reused: property names and
@@ -133,7 +140,14 @@ thread_local! {
 /// cloned: a clone or a drop of a `JsValue` costs a slot in wasm-bindgen's reference table.
 pub fn intern(text: &'static str) -> &'static JsValue {
     let id = (text.as_ptr() as usize, text.len());
-    INTERNED.with(|table| {
+    let slot = ((id.0 ^ (id.1 << 7)).wrapping_mul(0x9E37_79B9) >> 8) % FRONT_SLOTS;
+    let front = FRONT.with(|f| f.borrow().get(slot).copied().flatten());
+    if let Some((key, v)) = front {
+        if key == id {
+            return v;
+        }
+    }
+    let v = INTERNED.with(|table| {
         let found = table.borrow().binary_search_by(|(k, _)| k.cmp(&id));
         if let Ok(i) = found {
             if let Some((_, v)) = table.borrow().get(i) {
@@ -145,7 +159,13 @@ pub fn intern(text: &'static str) -> &'static JsValue {
             table.borrow_mut().insert(i, (id, v));
         }
         v
-    })
+    });
+    FRONT.with(|f| {
+        if let Some(entry) = f.borrow_mut().get_mut(slot) {
+            *entry = Some((id, v));
+        }
+    });
+    v
 }
 
 pub fn get(target: &JsValue, key: &'static str) -> JsValue {
