@@ -14,6 +14,7 @@ function createApi(wasm) {
   // first use, because with the web entry the wasm is initialised after this module has loaded.
   let bridged = false;
   const TRACKER_METHODS = ['op', 'invoked', 'latency', 'error', 'consistency', 'createEvent'];
+  let thrown;
   function bridge() {
     if (bridged) return;
     const clock = typeof performance === 'object' && performance !== null && typeof performance.now === 'function';
@@ -53,6 +54,21 @@ function createApi(wasm) {
         } catch {
           return undefined;
         }
+      },
+      // A method call whose result is not needed; a throw is kept for takeError().
+      call(f, target, a, b) {
+        try {
+          f.call(target, a, b);
+          return true;
+        } catch (error) {
+          thrown = error;
+          return false;
+        }
+      },
+      takeError() {
+        const error = thrown;
+        thrown = undefined;
+        return error;
       },
       result: (origin, success, payload) =>
         success ? { origin, success, value: payload } : { origin, success, error: payload },

@@ -20,9 +20,19 @@ const lib = join(dist, 'lib');
 mkdirSync(join(lib, 'esm'), { recursive: true });
 writeFileSync(join(lib, 'esm/package.json'), '{ "type": "module" }\n');
 
-/** Minified; the facade keeps its names (its classes and functions print as themselves). */
-const minify = (code, { banner = '', keepNames = false } = {}) =>
-  transformSync(code, { minify: true, keepNames, target: 'es2022', banner, legalComments: 'none' }).code;
+/**
+ * Minified. The facade keeps its identifiers (`readable`), so that stack traces through it
+ * name cutover's own classes and functions.
+ */
+const minify = (code, { banner = '', readable = false } = {}) =>
+  transformSync(code, {
+    minifyWhitespace: true,
+    minifySyntax: true,
+    minifyIdentifiers: !readable,
+    target: 'es2022',
+    banner,
+    legalComments: 'none',
+  }).code;
 /** Replaces `from` (which must occur) in `code`. */
 const patch = (code, from, to) => {
   if (!code.includes(from)) throw new Error(`glue layout changed: ${JSON.stringify(from)} not found`);
@@ -39,12 +49,12 @@ writeFileSync(join(lib, 'glue.js'), minify(cjsGlue));
 writeFileSync(join(lib, 'esm/glue.js'), minify(readFileSync(webGlue, 'utf8')));
 
 const cjsApi = `'use strict';\nconst wasm = require('./glue.js');\n${api}\nmodule.exports = createApi(wasm);\n`;
-writeFileSync(join(lib, 'api.js'), minify(cjsApi, { banner: header, keepNames: true }));
+writeFileSync(join(lib, 'api.js'), minify(cjsApi, { banner: header, readable: true }));
 const names = Object.keys(createRequire(import.meta.url)(join(lib, 'api.js')));
 const esmApi =
   `import * as wasm from './glue.js';\n${api}\nconst api = createApi(wasm);\nexport const { ${names.join(', ')} } = api;\n` +
   "export { default as initGlue, initSync } from './glue.js';\n";
-writeFileSync(join(lib, 'esm/api.js'), minify(esmApi, { banner: header, keepNames: true }));
+writeFileSync(join(lib, 'esm/api.js'), minify(esmApi, { banner: header, readable: true }));
 
 const entry = (file, body) => writeFileSync(join(dist, file), `${header}\n${body}`);
 entry('cutover.cjs', "'use strict';\nmodule.exports = require('./lib/api.js');\n");

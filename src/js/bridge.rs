@@ -8,7 +8,7 @@
 
 use std::cell::RefCell;
 
-use js_sys::{Array, Promise};
+use js_sys::{Array, Function, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -30,6 +30,14 @@ extern "C" {
     /// client.rs), or `undefined` when reading one threw.
     #[wasm_bindgen(method, js_name = readAnswer)]
     fn read_answer(this: &Bridge, answer: &JsValue) -> JsValue;
+
+    /// `f.call(target, a, b)`; false when it threw (the error is kept for `take_error`).
+    #[wasm_bindgen(method, js_name = call)]
+    fn call_method(this: &Bridge, f: &Function, target: &JsValue, a: &JsValue, b: &JsValue) -> bool;
+
+    /// The error the last failed `call` threw.
+    #[wasm_bindgen(method, js_name = takeError)]
+    fn take_error(this: &Bridge) -> JsValue;
 
     /// `{origin, success: true, value: payload}` or `{origin, success: false, error: payload}`.
     #[wasm_bindgen(method)]
@@ -65,6 +73,20 @@ pub fn result(origin: &JsValue, success: bool, payload: &JsValue) -> Option<JsVa
 pub fn read_answer(answer: &JsValue) -> Option<Array> {
     let fields = BRIDGE.with(|b| b.borrow().as_ref().map(|b| b.read_answer(answer)))?;
     fields.dyn_into::<Array>().ok()
+}
+
+/// `f.call(target, a, b)` for a method whose result is not needed: through the bridge when it
+/// is installed, else through a `catch` import. `Err` carries what it threw.
+pub fn call_method(f: &Function, target: &JsValue, a: &JsValue, b: &JsValue) -> Result<(), JsValue> {
+    let called = BRIDGE.with(|bridge| {
+        let bridge = bridge.borrow();
+        let bridge = bridge.as_ref()?;
+        Some(if bridge.call_method(f, target, a, b) { Ok(()) } else { Err(bridge.take_error()) })
+    });
+    match called {
+        Some(result) => result,
+        None => f.call2(target, a, b).map(|_| ()),
+    }
 }
 
 /// Whether the bridge is installed (promises are then awaited through it).

@@ -204,23 +204,24 @@ fn origin_js(origin: Origin) -> &'static JsValue {
 
 impl ExternalTracker<JsValue> for JsExternalTracker {
     fn op(&self, op: Operation) -> Result<(), JsValue> {
-        self.op.call1(&self.target, intern(op.as_str())).map(|_| ())
+        bridge::call_method(&self.op, &self.target, intern(op.as_str()), &JsValue::UNDEFINED)
     }
     fn invoked(&self, origin: Origin) -> Result<(), JsValue> {
-        self.invoked.call1(&self.target, origin_js(origin)).map(|_| ())
+        bridge::call_method(&self.invoked, &self.target, origin_js(origin), &JsValue::UNDEFINED)
     }
     fn latency(&self, origin: Origin, ms: f64) -> Result<(), JsValue> {
-        self.latency.call2(&self.target, origin_js(origin), &JsValue::from_f64(ms)).map(|_| ())
+        bridge::call_method(&self.latency, &self.target, origin_js(origin), &JsValue::from_f64(ms))
     }
     fn error(&self, origin: Origin) -> Result<(), JsValue> {
-        self.error.call1(&self.target, origin_js(origin)).map(|_| ())
+        bridge::call_method(&self.error, &self.target, origin_js(origin), &JsValue::UNDEFINED)
     }
     fn consistency(&self, check: Box<dyn FnMut() -> Result<bool, JsValue>>) -> Result<(), JsValue> {
         // The tracker calls `check` synchronously, if at all. One long-lived JavaScript function
         // runs whichever check is on top of a stack (checks may nest through re-entrant calls),
         // instead of a new wasm closure per operation.
         CHECKS.with(|c| c.borrow_mut().push(check));
-        let called = CHECK_FN.with(|f| self.consistency.call1(&self.target, f.as_ref()).map(|_| ()));
+        let called =
+            CHECK_FN.with(|f| bridge::call_method(&self.consistency, &self.target, f.as_ref(), &JsValue::UNDEFINED));
         CHECKS.with(|c| c.borrow_mut().pop());
         called
     }
