@@ -4,7 +4,7 @@ import { countingProxy as countingProxyTo } from '../../tests/node/helpers/count
 
 export const POOL = 2000;
 export const userKey = (i) => `u-${i % POOL}`;
-const hash = (k) => createHash('sha256').update(k).digest('base64');
+export const hash = (k) => createHash('sha256').update(k).digest('base64');
 
 export function redisUrl() {
   const url = process.env.REDIS_URL;

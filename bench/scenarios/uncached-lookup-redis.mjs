@@ -1,6 +1,6 @@
 // Every lookup misses the membership cache and goes to the local redis-server.
 import { ldBigSegmentClient, loadCutover, loadLD, timeAsync } from '../lib/common.mjs';
-import { adminClient, commandDelta, commandStats, countingProxy, redisUrl, seed, userKey } from '../lib/redis.mjs';
+import { adminClient, commandDelta, commandStats, countingProxy, hash, redisUrl, seed, userKey } from '../lib/redis.mjs';
 
 const BATCH = 50;
 const RT_LOOKUPS = 200;
@@ -10,6 +10,7 @@ export const meta = {
     'local redis-server, Relay schema, 2000 seeded contexts cycled so every lookup misses (cache size 1). ' +
     'cutover: BigSegmentStoreManager({contextCacheSize: 1}) over redisBigSegmentStore(nodeRedisHost(node-redis v6)); ' +
     "LD: its BigSegmentsManager (userCacheSize 1) over RedisBigSegmentStore (ioredis), via the client's evaluator queries",
+  floor: 'one round trip with no library at all: ioredis pipeline().exec() of the same two SMEMBERS, keys hashed in advance',
 };
 
 async function nodeRedis(url) {
@@ -104,4 +105,21 @@ export async function launchdarkly() {
   const rt = await roundTrips((p) => ldManager(ld, RedisBigSegmentStore, p.host, p.port));
   await admin.destroy();
   return { value: r.usPerOp, info: { ops: r.ops, roundTripsPerLookup: rt, commandsPerLookup: perLookup } };
+}
+
+/** One round trip and nothing else: the raw ioredis pipeline of the two SMEMBERS per lookup. */
+export async function floor() {
+  const { default: Redis } = await import('ioredis');
+  const admin = await adminClient();
+  await seed(admin);
+  await admin.destroy();
+  const client = new Redis(redisUrl());
+  const keys = Array.from({ length: 2000 }, (_, i) => hash(userKey(i)));
+  let n = 0;
+  const r = await timeAsync(() => {
+    const h = keys[++n % keys.length];
+    return client.pipeline([['smembers', `launchdarkly:big_segment_include:${h}`], ['smembers', `launchdarkly:big_segment_exclude:${h}`]]).exec();
+  }, { batch: BATCH });
+  client.disconnect();
+  return { value: r.usPerOp, info: { ops: r.ops } };
 }
