@@ -283,7 +283,11 @@ export class BigSegmentStoreManager {
   constructor(options: BigSegmentsOptions);
   /** Background status polling every statusPollIntervalMs; idempotent; never keeps Node alive. */
   start(): void;
-  getUserMembership(contextKey: string): Promise<{ membership: Membership | null; status: BigSegmentsStatus }>;
+  /**
+   * The context's memberships and the store's status. The answer is frozen, and a warm lookup
+   * may hand out the same answer object again.
+   */
+  getUserMembership(contextKey: string): Promise<Readonly<{ membership: Membership | null; status: BigSegmentsStatus }>>;
   readonly statusProvider: BigSegmentStoreStatusProvider;
   /** Running counts since construction. */
   stats(): BigSegmentsManagerStats;
