@@ -2,7 +2,7 @@
 // or unpacked when npm cannot install), then require/import/cutover/web from there.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -69,6 +69,11 @@ test('tarball: only dist/, README.md and package.json are shipped', { skip }, as
     'package/dist/web.d.mts',
     'package/package.json',
   ]);
+});
+
+test('tarball: the whole package is at most 100 KB gzipped (what npm publishes)', { skip }, () => {
+  const bytes = statSync(TARBALL).size;
+  assert.ok(bytes <= 100_000, `the npm tarball is ${bytes} bytes`);
 });
 
 test('node: every target of the exports map exists in the installed package', { skip }, () => {
