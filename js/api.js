@@ -70,6 +70,8 @@ function createApi(wasm) {
         thrown = undefined;
         return error;
       },
+      writeResult: (authoritative, nonAuthoritative) =>
+        nonAuthoritative === undefined ? { authoritative } : { authoritative, nonAuthoritative },
       result: (origin, success, payload) =>
         success ? { origin, success, value: payload } : { origin, success, error: payload },
     });

@@ -42,6 +42,10 @@ extern "C" {
     /// `{origin, success: true, value: payload}` or `{origin, success: false, error: payload}`.
     #[wasm_bindgen(method)]
     fn result(this: &Bridge, origin: &JsValue, success: bool, payload: &JsValue) -> JsValue;
+
+    /// `{authoritative}`, or `{authoritative, nonAuthoritative}` when the second is not undefined.
+    #[wasm_bindgen(method, js_name = writeResult)]
+    fn write_result(this: &Bridge, authoritative: &JsValue, non_authoritative: &JsValue) -> JsValue;
 }
 
 thread_local! {
@@ -73,6 +77,11 @@ pub fn result(origin: &JsValue, success: bool, payload: &JsValue) -> Option<JsVa
 pub fn read_answer(answer: &JsValue) -> Option<Array> {
     let fields = BRIDGE.with(|b| b.borrow().as_ref().map(|b| b.read_answer(answer)))?;
     fields.dyn_into::<Array>().ok()
+}
+
+/// A write's result object made by the bridge, if installed.
+pub fn write_result(authoritative: &JsValue, non_authoritative: &JsValue) -> Option<JsValue> {
+    BRIDGE.with(|b| b.borrow().as_ref().map(|b| b.write_result(authoritative, non_authoritative)))
 }
 
 /// `f.call(target, a, b)` for a method whose result is not needed: through the bridge when it

@@ -298,10 +298,16 @@ impl WasmMigrator {
         let op = self.inner.write(request);
         let op = async move {
             let w = op.await?;
+            let authoritative = result_object(w.authoritative);
+            let non_authoritative = w.non_authoritative.map(result_object);
+            let made = bridge::write_result(&authoritative, non_authoritative.as_ref().unwrap_or(&JsValue::UNDEFINED));
+            if let Some(made) = made {
+                return Ok(made);
+            }
             let o = Object::new();
-            set(&o, "authoritative", &result_object(w.authoritative));
-            if let Some(n) = w.non_authoritative {
-                set(&o, "nonAuthoritative", &result_object(n));
+            set(&o, "authoritative", &authoritative);
+            if let Some(n) = non_authoritative {
+                set(&o, "nonAuthoritative", &n);
             }
             Ok(o.into())
         };

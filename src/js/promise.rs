@@ -86,13 +86,27 @@ pub fn settle(value: JsValue) -> LocalBoxFuture<'static, Settled> {
     futures::future::ready(Ok(value)).boxed_local()
 }
 
+#[wasm_bindgen]
+extern "C" {
+    /// A promise's own resolve or reject function, which never throws.
+    type Settler;
+
+    /// `settle.call(undefined, value)`, imported without an exception handler.
+    #[wasm_bindgen(method, js_name = call)]
+    fn call(this: &Settler, context: &JsValue, value: &JsValue);
+}
+
+fn call_settler(settle: &Function, value: &JsValue) {
+    settle.unchecked_ref::<Settler>().call(&JsValue::UNDEFINED, value);
+}
+
 /// Runs `op` and reports its outcome to `resolve`/`reject` (the facade's `new Promise` executor
 /// arguments), instead of building a promise around a Rust closure.
 pub fn complete(op: impl std::future::Future<Output = Settled> + 'static, resolve: Function, reject: Function) {
     wasm_bindgen_futures::spawn_local(async move {
-        let _ = match op.await {
-            Ok(v) => resolve.call1(&JsValue::UNDEFINED, &v),
-            Err(e) => reject.call1(&JsValue::UNDEFINED, &e),
-        };
+        match op.await {
+            Ok(v) => call_settler(&resolve, &v),
+            Err(e) => call_settler(&reject, &e),
+        }
     });
 }
