@@ -10,8 +10,9 @@ function createApi(wasm) {
 
   // Plain functions the wasm calls on hot paths without an exception wrapper, so none of them
   // may throw (see src/js/bridge.rs): the clock, awaiting a promise through one callback pair
-  // (instead of a wasm closure pair per promise), and building a result object. Installed on
-  // first use, because with the web entry the wasm is initialised after this module has loaded.
+  // (instead of a wasm closure pair per promise), reading a flag client's answer in one call,
+  // calling a tracker method, and building result objects. Installed on first use, because
+  // with the web entry the wasm is initialised after this module has loaded.
   let bridged = false;
   const TRACKER_METHODS = ['op', 'invoked', 'latency', 'error', 'consistency', 'createEvent'];
   let thrown;

@@ -3,8 +3,8 @@
 //! wasm-bindgen wraps every import that may throw in an exception handler (`catch` imports
 //! allocate an arguments list and a closure per call). These functions cannot throw (the facade
 //! defines them so), so they are imported without one: reading the clock, awaiting a promise,
-//! and building a result object each cost one plain call. Until the facade installs the bridge,
-//! callers use their general fallback.
+//! reading a flag client's answer, calling a tracker method, and building result objects each
+//! cost one plain call. Until the facade installs the bridge, callers use their general fallback.
 
 use std::cell::RefCell;
 
@@ -14,7 +14,7 @@ use wasm_bindgen::JsCast;
 
 #[wasm_bindgen]
 extern "C" {
-    /// `{ now, awaitPromise, result }`, defined in js/api.js.
+    /// The object `bridge()` in js/api.js installs.
     pub type Bridge;
 
     /// `performance.now()` (or `Date.now()` where there is no `performance`).
@@ -26,8 +26,8 @@ extern "C" {
     #[wasm_bindgen(method, js_name = awaitPromise)]
     fn await_promise(this: &Bridge, promise: &Promise, id: u32);
 
-    /// The fields of a flag client's answer object in one call (see `ANSWER_FIELDS` in
-    /// client.rs), or `undefined` when reading one threw.
+    /// The fields of a flag client's answer object in one call (laid out as
+    /// `served_from_fields` in client.rs reads them), or `undefined` when reading one threw.
     #[wasm_bindgen(method, js_name = readAnswer)]
     fn read_answer(this: &Bridge, answer: &JsValue) -> JsValue;
 
@@ -63,9 +63,13 @@ pub fn now() -> Option<f64> {
     BRIDGE.with(|b| b.borrow().as_ref().map(Bridge::now))
 }
 
-/// Hands `promise` to the bridge; false when there is no bridge yet.
-pub fn await_promise(promise: &Promise, id: u32) -> bool {
-    BRIDGE.with(|b| b.borrow().as_ref().map(|b| b.await_promise(promise, id)).is_some())
+/// Hands `promise` to the bridge (see `installed`).
+pub fn await_promise(promise: &Promise, id: u32) {
+    BRIDGE.with(|b| {
+        if let Some(b) = b.borrow().as_ref() {
+            b.await_promise(promise, id);
+        }
+    });
 }
 
 /// A result object made by the bridge, if installed.
