@@ -7,8 +7,11 @@
 //! bridge is installed, `JsFuture` is used.
 
 use std::cell::RefCell;
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::Rc;
+use std::task::{Context, Poll, Waker};
 
-use futures::channel::oneshot;
 use futures::future::LocalBoxFuture;
 use futures::FutureExt;
 use js_sys::{Function, Promise};
@@ -21,12 +24,39 @@ use super::value::method;
 
 type Settled = Result<JsValue, JsValue>;
 
+/// Where a promise's outcome meets the future waiting for it (single-threaded: an `Rc`, not a
+/// channel).
+#[derive(Default)]
+struct Slot {
+    settled: Option<Settled>,
+    waker: Option<Waker>,
+}
+
+type SharedSlot = Rc<RefCell<Slot>>;
+
 #[derive(Default)]
 struct Pending {
-    /// Waiting receivers by id; a slot is freed only when its promise settles, so an id is
-    /// never reused while JavaScript may still report on it.
-    slots: Vec<Option<oneshot::Sender<Settled>>>,
+    /// Waiting slots by id; an id is freed only when its promise settles, so it is never
+    /// reused while JavaScript may still report on it.
+    slots: Vec<Option<SharedSlot>>,
     free: Vec<u32>,
+}
+
+/// The future side of a slot.
+struct Settling(SharedSlot);
+
+impl Future for Settling {
+    type Output = Settled;
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Settled> {
+        let mut slot = self.0.borrow_mut();
+        match slot.settled.take() {
+            Some(settled) => Poll::Ready(settled),
+            None => {
+                slot.waker = Some(cx.waker().clone());
+                Poll::Pending
+            }
+        }
+    }
 }
 
 thread_local! {
@@ -36,17 +66,24 @@ thread_local! {
 /// Called by the bridge when promise `id` settles.
 #[wasm_bindgen(js_name = settlePromise)]
 pub fn settle_promise(id: u32, ok: bool, value: JsValue) {
-    let sender = PENDING.with(|p| {
+    let slot = PENDING.with(|p| {
         let mut p = p.borrow_mut();
-        let sender = p.slots.get_mut(id as usize).and_then(Option::take);
-        if sender.is_some() {
+        let slot = p.slots.get_mut(id as usize).and_then(Option::take);
+        if slot.is_some() {
             p.free.push(id);
         }
-        sender
+        slot
     });
-    if let Some(sender) = sender {
-        // The operation may have been abandoned (aborted); then nobody listens.
-        let _ = sender.send(if ok { Ok(value) } else { Err(value) });
+    // The operation may have been abandoned (aborted); then the outcome is simply dropped.
+    if let Some(slot) = slot {
+        let waker = {
+            let mut slot = slot.borrow_mut();
+            slot.settled = Some(if ok { Ok(value) } else { Err(value) });
+            slot.waker.take()
+        };
+        if let Some(waker) = waker {
+            waker.wake();
+        }
     }
 }
 
@@ -54,25 +91,24 @@ fn await_promise(promise: &Promise) -> LocalBoxFuture<'static, Settled> {
     if !bridge::installed() {
         return wasm_bindgen_futures::JsFuture::from(promise.clone()).boxed_local();
     }
-    let (id, rx) = PENDING.with(|p| {
+    let slot = SharedSlot::default();
+    let id = PENDING.with(|p| {
         let mut p = p.borrow_mut();
-        let (tx, rx) = oneshot::channel();
-        let id = match p.free.pop() {
+        match p.free.pop() {
             Some(id) => {
-                if let Some(slot) = p.slots.get_mut(id as usize) {
-                    *slot = Some(tx);
+                if let Some(free) = p.slots.get_mut(id as usize) {
+                    *free = Some(slot.clone());
                 }
                 id
             }
             None => {
-                p.slots.push(Some(tx));
+                p.slots.push(Some(slot.clone()));
                 u32::try_from(p.slots.len() - 1).unwrap_or(u32::MAX)
             }
-        };
-        (id, rx)
+        }
     });
     bridge::await_promise(promise, id);
-    rx.map(|r| r.unwrap_or_else(|_| Err(JsValue::UNDEFINED))).boxed_local()
+    Settling(slot).boxed_local()
 }
 
 /// Awaits `value` if it is a promise or thenable; otherwise it is the result at once.
