@@ -19,17 +19,31 @@ function createApi(wasm) {
   function bridge() {
     if (bridged) return;
     const clock = typeof performance === 'object' && performance !== null && typeof performance.now === 'function';
+    const stageIndex = new Map(wasm.stageNames().map((name, i) => [name, i]));
     wasm.installBridge({
+      // Which of the core's stage names (in its order) a value is exactly, else -1.
+      stage: (value) => stageIndex.get(value) ?? -1,
       now: clock ? () => performance.now() : () => Date.now(),
-      awaitPromise(promise, id) {
+      // A promise or thenable is awaited (true); anything else is a plain result (false).
+      awaitValue(value, id) {
+        let promise;
+        try {
+          if (value instanceof Promise) promise = value;
+          else if (value !== null && (typeof value === 'object' || typeof value === 'function') && typeof value.then === 'function') {
+            promise = Promise.resolve(value);
+          } else return false;
+        } catch {
+          return false;
+        }
         try {
           promise.then(
-            (value) => wasm.settlePromise(id, true, value),
+            (result) => wasm.settlePromise(id, true, result),
             (error) => wasm.settlePromise(id, false, error),
           );
         } catch (error) {
           wasm.settlePromise(id, false, error);
         }
+        return true;
       },
       // A flag client's answer object read in one call (src/js/client.rs, served_from_fields).
       readAnswer(answer) {

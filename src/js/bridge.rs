@@ -8,9 +8,12 @@
 
 use std::cell::RefCell;
 
-use js_sys::{Array, Function, Promise};
+use js_sys::{Array, Function};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+
+use super::value::intern;
+use crate::migration::Stage;
 
 #[wasm_bindgen]
 extern "C" {
@@ -21,10 +24,11 @@ extern "C" {
     #[wasm_bindgen(method)]
     fn now(this: &Bridge) -> f64;
 
-    /// Reports the settlement of `promise` to `settlePromise(id, ok, value)`; never throws (a
-    /// throwing `then` is reported as a rejection).
-    #[wasm_bindgen(method, js_name = awaitPromise)]
-    fn await_promise(this: &Bridge, promise: &Promise, id: u32);
+    /// When `value` is a promise or a thenable: reports its settlement to
+    /// `settlePromise(id, ok, value)` and returns true. Otherwise (also when reading its `then`
+    /// throws) returns false: the value is the result as it is. Never throws.
+    #[wasm_bindgen(method, js_name = awaitValue)]
+    fn await_value(this: &Bridge, value: &JsValue, id: u32) -> bool;
 
     /// The fields of a flag client's answer object in one call (laid out as
     /// `served_from_fields` in client.rs reads them), or `undefined` when reading one threw.
@@ -42,6 +46,11 @@ extern "C" {
     /// `{origin, success: true, value: payload}` or `{origin, success: false, error: payload}`.
     #[wasm_bindgen(method)]
     fn result(this: &Bridge, origin: &JsValue, success: bool, payload: &JsValue) -> JsValue;
+
+    /// The index in `Stage::ALL` of a value that is one of the six stage strings (the facade
+    /// maps the names `stageNames()` gives it), else -1. No string is copied into the wasm.
+    #[wasm_bindgen(method)]
+    fn stage(this: &Bridge, value: &JsValue) -> i32;
 
     /// `{authoritative}`, or `{authoritative, nonAuthoritative}` when the second is not undefined.
     #[wasm_bindgen(method, js_name = writeResult)]
@@ -63,13 +72,10 @@ pub fn now() -> Option<f64> {
     BRIDGE.with(|b| b.borrow().as_ref().map(Bridge::now))
 }
 
-/// Hands `promise` to the bridge (see `installed`).
-pub fn await_promise(promise: &Promise, id: u32) {
-    BRIDGE.with(|b| {
-        if let Some(b) = b.borrow().as_ref() {
-            b.await_promise(promise, id);
-        }
-    });
+/// Hands `value` to the bridge to await as slot `id`; false when it is not a promise or
+/// thenable (or there is no bridge: see `installed`).
+pub fn await_value(value: &JsValue, id: u32) -> bool {
+    BRIDGE.with(|b| b.borrow().as_ref().is_some_and(|b| b.await_value(value, id)))
 }
 
 /// A result object made by the bridge, if installed.
@@ -81,6 +87,21 @@ pub fn result(origin: &JsValue, success: bool, payload: &JsValue) -> Option<JsVa
 pub fn read_answer(answer: &JsValue) -> Option<Array> {
     let fields = BRIDGE.with(|b| b.borrow().as_ref().map(|b| b.read_answer(answer)))?;
     fields.dyn_into::<Array>().ok()
+}
+
+/// The stage names, in `Stage::ALL` order, for the facade's `stage` lookup.
+#[wasm_bindgen(js_name = stageNames)]
+pub fn stage_names() -> Array {
+    Stage::ALL.iter().map(|s| intern(s.as_str())).collect()
+}
+
+/// The stage a JavaScript value names exactly, if any.
+pub fn stage(value: &JsValue) -> Option<Stage> {
+    let index = BRIDGE.with(|b| b.borrow().as_ref().map(|b| b.stage(value)));
+    match index {
+        Some(i) => usize::try_from(i).ok().and_then(|i| Stage::ALL.get(i).copied()),
+        None => value.as_string().and_then(|s| Stage::parse(&s)),
+    }
 }
 
 /// A write's result object made by the bridge, if installed.

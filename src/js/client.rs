@@ -50,7 +50,7 @@ impl JsClient {
 }
 
 fn stage_of(value: &JsValue) -> Option<Stage> {
-    value.as_string().and_then(|s| Stage::parse(&s))
+    bridge::stage(value)
 }
 
 /// Reads what `migrationVariation` returned: a stage string, or a `StageEvaluation` object.

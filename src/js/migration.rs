@@ -184,13 +184,14 @@ impl WasmMigratorBuilder {
             .borrow()
             .build(self.client.clone(), self.host.clone())
             .map_err(|e| JsValue::from(js_sys::Error::new(&e.to_string())))?;
-        Ok(WasmMigrator { inner: migrator })
+        Ok(WasmMigrator { inner: migrator, last_flag_key: RefCell::default() })
     }
 }
 
 #[wasm_bindgen]
 pub struct WasmMigrator {
     inner: Migrator<JsValue>,
+    last_flag_key: RefCell<Option<(JsValue, String)>>,
 }
 
 fn result_object(r: OperationResult<JsValue>) -> JsValue {
@@ -219,21 +220,21 @@ fn result_object(r: OperationResult<JsValue>) -> JsValue {
 
 /// The caller's default stage as the core takes it (an invalid one is handled by SPEC A7.1).
 pub fn default_stage(value: &JsValue) -> DefaultStage {
-    match value.as_string().and_then(|s| Stage::parse(&s)) {
+    match bridge::stage(value) {
         Some(stage) => DefaultStage::Valid(stage),
         None => DefaultStage::Invalid(string_of(value)),
     }
 }
 
 fn request(
+    last_flag_key: &RefCell<Option<(JsValue, String)>>,
     flag_key: JsValue,
     context: JsValue,
     default: JsValue,
     payload: JsValue,
     options: JsValue,
 ) -> Result<OperationRequest<JsValue>, JsValue> {
-    let flag_key =
-        flag_key.as_string().ok_or_else(|| type_error(&format!("flagKey must be a string, {}", got(&flag_key))))?;
+    let flag_key = flag_key_text(last_flag_key, flag_key)?;
     let abort = if options.is_undefined() || options.is_null() {
         None
     } else if !options.is_object() {
@@ -251,6 +252,20 @@ fn request(
     Ok(OperationRequest { flag_key, context, default_stage: default_stage(&default), payload: Some(payload), abort })
 }
 
+/// The flag key as text. A migrator is usually asked about one flag: when the key is the same
+/// JavaScript string as last time, the text is reused instead of copied in again.
+fn flag_key_text(last: &RefCell<Option<(JsValue, String)>>, flag_key: JsValue) -> Result<String, JsValue> {
+    if let Some((js, text)) = &*last.borrow() {
+        if Object::is(js, &flag_key) {
+            return Ok(text.clone());
+        }
+    }
+    let text =
+        flag_key.as_string().ok_or_else(|| type_error(&format!("flagKey must be a string, {}", got(&flag_key))))?;
+    *last.borrow_mut() = Some((flag_key, text.clone()));
+    Ok(text)
+}
+
 #[wasm_bindgen]
 impl WasmMigrator {
     /// Runs a read and reports to `resolve`/`reject` (the facade's promise executor).
@@ -265,7 +280,7 @@ impl WasmMigrator {
         resolve: Function,
         reject: Function,
     ) {
-        let request = match request(flag_key, context, default_stage, payload, options) {
+        let request = match request(&self.last_flag_key, flag_key, context, default_stage, payload, options) {
             Ok(r) => r,
             Err(e) => {
                 let _ = reject.call1(&JsValue::UNDEFINED, &e);
@@ -288,7 +303,7 @@ impl WasmMigrator {
         resolve: Function,
         reject: Function,
     ) {
-        let request = match request(flag_key, context, default_stage, payload, options) {
+        let request = match request(&self.last_flag_key, flag_key, context, default_stage, payload, options) {
             Ok(r) => r,
             Err(e) => {
                 let _ = reject.call1(&JsValue::UNDEFINED, &e);

@@ -87,10 +87,8 @@ pub fn settle_promise(id: u32, ok: bool, value: JsValue) {
     }
 }
 
-fn await_promise(promise: &Promise) -> LocalBoxFuture<'static, Settled> {
-    if !bridge::installed() {
-        return wasm_bindgen_futures::JsFuture::from(promise.clone()).boxed_local();
-    }
+/// A new waiting slot and its id.
+fn register() -> (u32, SharedSlot) {
     let slot = SharedSlot::default();
     let id = PENDING.with(|p| {
         let mut p = p.borrow_mut();
@@ -107,17 +105,37 @@ fn await_promise(promise: &Promise) -> LocalBoxFuture<'static, Settled> {
             }
         }
     });
-    bridge::await_promise(promise, id);
-    Settling(slot).boxed_local()
+    (id, slot)
+}
+
+/// Frees a slot that nothing will report on.
+fn release(id: u32) {
+    PENDING.with(|p| {
+        let mut p = p.borrow_mut();
+        if let Some(slot) = p.slots.get_mut(id as usize) {
+            if slot.take().is_some() {
+                p.free.push(id);
+            }
+        }
+    });
 }
 
 /// Awaits `value` if it is a promise or thenable; otherwise it is the result at once.
 pub fn settle(value: JsValue) -> LocalBoxFuture<'static, Settled> {
+    if bridge::installed() {
+        // One call decides and, for a promise or thenable, starts waiting.
+        let (id, slot) = register();
+        if bridge::await_value(&value, id) {
+            return Settling(slot).boxed_local();
+        }
+        release(id);
+        return futures::future::ready(Ok(value)).boxed_local();
+    }
     if let Some(p) = value.dyn_ref::<Promise>() {
-        return await_promise(p);
+        return wasm_bindgen_futures::JsFuture::from(p.clone()).boxed_local();
     }
     if method(&value, "then").is_some() {
-        return await_promise(&Promise::resolve(&value));
+        return wasm_bindgen_futures::JsFuture::from(Promise::resolve(&value)).boxed_local();
     }
     futures::future::ready(Ok(value)).boxed_local()
 }
