@@ -60,10 +60,14 @@ function createApi(wasm) {
             tracker ?? undefined,
           ];
           if (tracker != null) {
+            // [7] names the first method that is not a function; [8..13] are the methods.
             const isObject = typeof tracker === 'object' || typeof tracker === 'function';
-            const methods = TRACKER_METHODS.map((name) => (isObject ? tracker[name] : undefined));
-            const missing = methods.findIndex((m) => typeof m !== 'function');
-            fields.push(missing < 0 ? undefined : TRACKER_METHODS[missing], ...methods);
+            fields.push(undefined);
+            for (const name of TRACKER_METHODS) {
+              const method = isObject ? tracker[name] : undefined;
+              if (typeof method !== 'function' && fields[7] === undefined) fields[7] = name;
+              fields.push(method);
+            }
           }
           return fields;
         } catch {
