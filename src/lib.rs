@@ -12,6 +12,7 @@ pub mod host;
 pub mod json;
 pub mod migration;
 pub mod segments;
+pub mod shared_future;
 pub mod text;
 
 #[cfg(target_arch = "wasm32")]

@@ -6,8 +6,9 @@
 
 use std::collections::HashMap;
 
-use futures::future::{LocalBoxFuture, Shared};
-use futures::FutureExt;
+use futures::future::LocalBoxFuture;
+
+use crate::shared_future::SharedFuture;
 
 /// "No node": the end of the recency list.
 const NIL: usize = usize::MAX;
@@ -163,7 +164,7 @@ impl<M: Clone> MembershipCache<M> {
 }
 
 /// A query in flight, shared by every caller waiting for the same key.
-pub type SharedQuery<T> = Shared<LocalBoxFuture<'static, T>>;
+pub type SharedQuery<T> = SharedFuture<T>;
 
 /// In-flight queries by key, so concurrent misses for one key share one store call.
 ///
@@ -191,7 +192,7 @@ impl<T: Clone + 'static> SingleFlight<T> {
     pub fn begin(&mut self, key: String, make: impl FnOnce(u64) -> LocalBoxFuture<'static, T>) -> SharedQuery<T> {
         self.next_id = self.next_id.wrapping_add(1);
         let id = self.next_id;
-        let query = make(id).shared();
+        let query = SharedFuture::new(make(id));
         self.queries.insert(key, (id, query.clone()));
         query
     }
@@ -224,6 +225,7 @@ impl<T: Clone + 'static> SingleFlight<T> {
 mod tests {
     use super::*;
     use futures::executor::block_on;
+    use futures::FutureExt;
 
     #[test]
     fn ttl_is_strict_hit_before_boundary_miss_at_it() {

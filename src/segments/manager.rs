@@ -20,6 +20,7 @@ use super::hash::hash_context_key;
 use super::status::{BigSegmentStoreStatus, StatusProvider};
 use super::BigSegmentStore;
 use crate::host::{Host, HostValue};
+use crate::shared_future::SharedFuture;
 
 // ---------------------------------------------------------------------------------------------
 // Lookup status
@@ -600,7 +601,7 @@ impl<S: BigSegmentStore + 'static> BigSegmentStoreManager<S> {
         }
         st.next_poll_id = st.next_poll_id.wrapping_add(1);
         let id = st.next_poll_id;
-        let poll = self.clone().run_poll(id).boxed_local().shared();
+        let poll = SharedFuture::new(self.clone().run_poll(id));
         st.poll = Some((id, poll.clone()));
         poll.boxed_local()
     }
@@ -659,13 +660,11 @@ impl<S: BigSegmentStore + 'static> BigSegmentStoreManager<S> {
             }
             st.closed = true;
             let store = self.inner.store.clone();
-            let closing = async move {
+            let closing = SharedFuture::new(async move {
                 if let Some(store) = store {
                     store.close().await;
                 }
-            }
-            .boxed_local()
-            .shared();
+            });
             st.closing = Some(closing.clone());
             st.cache.clear();
             (st.stop_poller.take(), st.poll.take(), st.queries.take_all(), closing)
