@@ -89,6 +89,38 @@ function createApi(wasm) {
         thrown = undefined;
         return error;
       },
+      // A store's membership answer: own keys, boolean values only, frozen, null prototype
+      // (a `__proto__` key is data). src/js/segments.rs has the same rule for when this throws.
+      copyMembership(answer) {
+        try {
+          const out = Object.create(null);
+          if (typeof answer === 'object' && answer !== null) {
+            for (const key of Object.keys(answer)) {
+              const value = answer[key];
+              if (typeof value === 'boolean') out[key] = value;
+            }
+          }
+          return Object.freeze(out);
+        } catch {
+          return undefined;
+        }
+      },
+      startTimer(ms, id, unref) {
+        try {
+          const handle = setTimeout(() => wasm.settlePromise(id, true, undefined), ms);
+          if (unref && typeof handle === 'object' && handle !== null && typeof handle.unref === 'function') handle.unref();
+          return handle;
+        } catch {
+          return undefined;
+        }
+      },
+      stopTimer(handle) {
+        try {
+          clearTimeout(handle);
+        } catch {
+          // nothing to stop
+        }
+      },
       writeResult: (authoritative, nonAuthoritative) =>
         nonAuthoritative === undefined ? { authoritative } : { authoritative, nonAuthoritative },
       result: (origin, success, payload) =>
@@ -313,7 +345,8 @@ function createApi(wasm) {
     getUserMembership(contextKey) {
       // A warm cache answers without a round trip through the wasm's promise machinery.
       const ready = typeof contextKey === 'string' ? this.#inner.lookupNow(contextKey) : undefined;
-      return ready === undefined ? this.#inner.getUserMembership(contextKey) : Promise.resolve(ready);
+      if (ready !== undefined) return Promise.resolve(ready);
+      return new Promise((resolve, reject) => this.#inner.getUserMembership(contextKey, resolve, reject));
     }
     /** Lookups, cache hits/misses and store calls so far (beyond the anchors, for dashboards). */
     stats() {
@@ -339,7 +372,7 @@ function createApi(wasm) {
     const inner = new wasm.WasmRedisStore(host, storeOptions);
     return Object.freeze({
       getMetadata: () => inner.getMetadata(),
-      getMembership: (contextHash) => inner.getMembership(contextHash),
+      getMembership: (contextHash) => new Promise((resolve, reject) => inner.getMembership(contextHash, resolve, reject)),
       close() {},
     });
   }

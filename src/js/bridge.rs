@@ -52,6 +52,22 @@ extern "C" {
     #[wasm_bindgen(method)]
     fn stage(this: &Bridge, value: &JsValue) -> i32;
 
+    /// A store's membership answer copied into a frozen null-prototype object with only its
+    /// boolean values (an object's own enumerable keys; anything else reads as empty), or
+    /// `undefined` when reading it threw.
+    #[wasm_bindgen(method, js_name = copyMembership)]
+    fn copy_membership(this: &Bridge, answer: &JsValue) -> JsValue;
+
+    /// `setTimeout` that reports to `settlePromise(id, true, undefined)` after `ms`, unref'd when
+    /// asked (where the host's timers have `unref`); returns the handle (undefined if the host
+    /// refused to start a timer: then it never fires).
+    #[wasm_bindgen(method, js_name = startTimer)]
+    fn start_timer(this: &Bridge, ms: i32, id: u32, unref: bool) -> JsValue;
+
+    /// `clearTimeout(handle)`.
+    #[wasm_bindgen(method, js_name = stopTimer)]
+    fn stop_timer(this: &Bridge, handle: &JsValue);
+
     /// `{authoritative}`, or `{authoritative, nonAuthoritative}` when the second is not undefined.
     #[wasm_bindgen(method, js_name = writeResult)]
     fn write_result(this: &Bridge, authoritative: &JsValue, non_authoritative: &JsValue) -> JsValue;
@@ -87,6 +103,27 @@ pub fn result(origin: &JsValue, success: bool, payload: &JsValue) -> Option<JsVa
 pub fn read_answer(answer: &JsValue) -> Option<Array> {
     let fields = BRIDGE.with(|b| b.borrow().as_ref().map(|b| b.read_answer(answer)))?;
     fields.dyn_into::<Array>().ok()
+}
+
+/// A store's membership answer copied by the bridge, when it is installed and reading did not
+/// throw.
+pub fn copy_membership(answer: &JsValue) -> Option<JsValue> {
+    let copy = BRIDGE.with(|b| b.borrow().as_ref().map(|b| b.copy_membership(answer)))?;
+    (!copy.is_undefined()).then_some(copy)
+}
+
+/// Starts a timer reporting to slot `id`; `None` when there is no bridge.
+pub fn start_timer(ms: i32, id: u32, unref: bool) -> Option<JsValue> {
+    BRIDGE.with(|b| b.borrow().as_ref().map(|b| b.start_timer(ms, id, unref)))
+}
+
+/// Stops a timer `start_timer` started.
+pub fn stop_timer(handle: &JsValue) {
+    BRIDGE.with(|b| {
+        if let Some(b) = b.borrow().as_ref() {
+            b.stop_timer(handle);
+        }
+    });
 }
 
 /// The stage names, in `Stage::ALL` order, for the facade's `stage` lookup.

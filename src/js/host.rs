@@ -36,11 +36,14 @@ struct JsSleep;
 
 impl Sleep for JsSleep {
     fn sleep(&self, ms: f64) -> LocalBoxFuture<'static, ()> {
+        if let Some(sleep) = super::promise::sleep(ms, false) {
+            return sleep;
+        }
         let ms = if ms.is_finite() { ms.ceil().max(0.0).min(f64::from(i32::MAX)) as u32 } else { i32::MAX as u32 };
         gloo_timers::future::TimeoutFuture::new(ms).boxed_local()
     }
     fn sleep_in_background(&self, ms: f64) -> LocalBoxFuture<'static, ()> {
-        super::timer::unref_sleep(ms)
+        super::promise::sleep(ms, true).unwrap_or_else(|| super::timer::unref_sleep(ms))
     }
 }
 

@@ -108,6 +108,51 @@ fn register() -> (u32, SharedSlot) {
     (id, slot)
 }
 
+/// Frees slot `id` if it still holds `slot` (it may have settled, and the id been reused).
+fn release_if_held(id: u32, slot: &SharedSlot) {
+    let held = PENDING
+        .with(|p| p.borrow().slots.get(id as usize).is_some_and(|s| s.as_ref().is_some_and(|s| Rc::ptr_eq(s, slot))));
+    if held {
+        release(id);
+    }
+}
+
+/// A bridge timer: stopped (and its slot freed) if the sleep is dropped before it fires.
+struct Timer {
+    id: u32,
+    slot: SharedSlot,
+    handle: JsValue,
+    fired: std::cell::Cell<bool>,
+}
+
+impl Drop for Timer {
+    fn drop(&mut self) {
+        if !self.fired.get() {
+            bridge::stop_timer(&self.handle);
+            release_if_held(self.id, &self.slot);
+        }
+    }
+}
+
+/// Resolves after `ms` through the bridge's `setTimeout` (unref'd when `unref`): one plain
+/// call to start, none of wasm-bindgen's closure machinery. `None` when there is no bridge.
+pub fn sleep(ms: f64, unref: bool) -> Option<LocalBoxFuture<'static, ()>> {
+    if !bridge::installed() {
+        return None;
+    }
+    let ms = if ms.is_finite() { ms.ceil().max(0.0).min(f64::from(i32::MAX)) as i32 } else { i32::MAX };
+    let (id, slot) = register();
+    let handle = bridge::start_timer(ms, id, unref).unwrap_or(JsValue::UNDEFINED);
+    let timer = Timer { id, slot: slot.clone(), handle, fired: Default::default() };
+    Some(
+        async move {
+            let _ = Settling(slot).await;
+            timer.fired.set(true);
+        }
+        .boxed_local(),
+    )
+}
+
 /// Frees a slot that nothing will report on.
 fn release(id: u32) {
     PENDING.with(|p| {

@@ -9,7 +9,7 @@ use js_sys::{Array, Function, Object, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::promise::settle;
+use super::promise::{complete, settle};
 use super::value::{array_items, get, got, is_array, method, set, type_error};
 use crate::host::HostValue;
 use crate::segments::redis::{RedisHost, RedisReply, RedisStore, RedisStoreError};
@@ -149,21 +149,29 @@ impl WasmRedisStore {
         })
     }
 
+    /// Reads the membership of `context_hash` and reports to `resolve`/`reject` (the facade's
+    /// promise executor).
     #[wasm_bindgen(js_name = getMembership)]
-    pub fn get_membership(&self, context_hash: JsValue) -> Promise {
+    pub fn get_membership(&self, context_hash: JsValue, resolve: Function, reject: Function) {
         let Some(hash) = context_hash.as_string() else {
-            return Promise::reject(&type_error(&format!("contextHash must be a string, {}", got(&context_hash))));
+            let error = type_error(&format!("contextHash must be a string, {}", got(&context_hash)));
+            let _ = reject.call1(&JsValue::UNDEFINED, &error);
+            return;
         };
         let query = self.inner.membership(&hash);
-        wasm_bindgen_futures::future_to_promise(async move {
-            let Some(entries) = query.await.map_err(store_error)? else {
-                return Ok(JsValue::NULL);
-            };
-            let o = Object::create(&JsValue::NULL.into());
-            for (r, included) in entries {
-                let _ = js_sys::Reflect::set(&o, &JsValue::from_str(&r), &JsValue::from_bool(included));
-            }
-            Ok(o.into())
-        })
+        complete(
+            async move {
+                let Some(entries) = query.await.map_err(store_error)? else {
+                    return Ok(JsValue::NULL);
+                };
+                let o = Object::create(&JsValue::NULL.into());
+                for (r, included) in entries {
+                    let _ = js_sys::Reflect::set(&o, &JsValue::from_str(&r), &JsValue::from_bool(included));
+                }
+                Ok(o.into())
+            },
+            resolve,
+            reject,
+        );
     }
 }

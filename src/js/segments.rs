@@ -11,7 +11,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::host::js_host;
-use super::promise::settle;
+use super::promise::{complete, settle};
 use super::value::{finite, get, got, intern, method, own_keys, range_error, set, type_error};
 use crate::host::HostValue;
 use crate::segments::{
@@ -96,6 +96,10 @@ fn membership_from(answer: &JsValue) -> Option<JsMembership> {
     if answer.is_undefined() || answer.is_null() {
         return None;
     }
+    if let Some(copy) = super::bridge::copy_membership(answer) {
+        return Some(JsMembership::new(copy));
+    }
+    // No bridge, or reading threw: one property at a time (a throwing one is left out).
     let out = Object::create(&JsValue::NULL.into());
     if answer.is_object() {
         for key in own_keys(answer).unwrap_or_default().iter() {
@@ -217,16 +221,23 @@ impl WasmBigSegmentStoreManager {
         self.inner.start();
     }
 
+    /// Looks up `context_key` and reports to `resolve`/`reject` (the facade's promise executor).
     #[wasm_bindgen(js_name = getUserMembership)]
-    pub fn get_user_membership(&self, context_key: JsValue) -> Promise {
+    pub fn get_user_membership(&self, context_key: JsValue, resolve: Function, reject: Function) {
         let Some(key) = context_key.as_string() else {
-            return Promise::reject(&type_error(&format!("contextKey must be a string, {}", got(&context_key))));
+            let error = type_error(&format!("contextKey must be a string, {}", got(&context_key)));
+            let _ = reject.call1(&JsValue::UNDEFINED, &error);
+            return;
         };
         let lookup = self.inner.get_user_membership(&key);
-        wasm_bindgen_futures::future_to_promise(async move {
-            let lookup = lookup.await.map_err(|closed| JsValue::from(js_sys::Error::new(&closed.to_string())))?;
-            Ok(lookup_object(lookup))
-        })
+        complete(
+            async move {
+                let lookup = lookup.await.map_err(|closed| JsValue::from(js_sys::Error::new(&closed.to_string())))?;
+                Ok(lookup_object(lookup))
+            },
+            resolve,
+            reject,
+        );
     }
 
     /// The lookup's result object when it needs no waiting (a warm cache), else `undefined`.
