@@ -228,6 +228,7 @@ function createApi(wasm) {
   class OpTracker {
     #inner;
     constructor(flagKey, context, evaluation, defaultStage) {
+      bridge();
       this.#inner = flagKey === INNER ? context : new wasm.WasmOpTracker(flagKey, context, evaluation, defaultStage);
     }
     operation(op) {

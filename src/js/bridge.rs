@@ -160,7 +160,17 @@ pub fn call_method(f: &Function, target: &JsValue, a: &JsValue, b: &JsValue) -> 
     }
 }
 
-/// Whether the bridge is installed (promises are then awaited through it).
+/// Whether the bridge is installed.
 pub fn installed() -> bool {
     BRIDGE.with(|b| b.borrow().is_some())
+}
+
+/// The bindings need the bridge for timers and promises: objects that use them are made only
+/// after the facade installed it (every entry point of the package does, first).
+pub fn required() -> Result<(), JsValue> {
+    if installed() {
+        Ok(())
+    } else {
+        Err(js_sys::TypeError::new("cutover's wasm bindings are used through the package's entry points").into())
+    }
 }

@@ -5,7 +5,6 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 use futures::future::LocalBoxFuture;
-use futures::FutureExt;
 use wasm_bindgen::prelude::*;
 
 use super::value::{got, method, type_error};
@@ -13,8 +12,6 @@ use crate::host::{Clock, Host, Level, Logger, Random, Sleep, Spawn};
 
 #[wasm_bindgen]
 extern "C" {
-    #[wasm_bindgen(catch, js_namespace = performance, js_name = now)]
-    fn performance_now() -> Result<f64, JsValue>;
     #[wasm_bindgen(js_namespace = console, js_name = warn)]
     fn console_warn(message: &str);
     #[wasm_bindgen(js_namespace = console, js_name = error)]
@@ -25,7 +22,7 @@ struct JsClock;
 
 impl Clock for JsClock {
     fn monotonic_ms(&self) -> f64 {
-        super::bridge::now().unwrap_or_else(|| performance_now().unwrap_or_else(|_| js_sys::Date::now()))
+        super::bridge::now().unwrap_or_else(js_sys::Date::now)
     }
     fn epoch_ms(&self) -> f64 {
         js_sys::Date::now()
@@ -36,14 +33,10 @@ struct JsSleep;
 
 impl Sleep for JsSleep {
     fn sleep(&self, ms: f64) -> LocalBoxFuture<'static, ()> {
-        if let Some(sleep) = super::promise::sleep(ms, false) {
-            return sleep;
-        }
-        let ms = if ms.is_finite() { ms.ceil().max(0.0).min(f64::from(i32::MAX)) as u32 } else { i32::MAX as u32 };
-        gloo_timers::future::TimeoutFuture::new(ms).boxed_local()
+        super::promise::sleep(ms, false)
     }
     fn sleep_in_background(&self, ms: f64) -> LocalBoxFuture<'static, ()> {
-        super::promise::sleep(ms, true).unwrap_or_else(|| super::timer::unref_sleep(ms))
+        super::promise::sleep(ms, true)
     }
 }
 
@@ -135,6 +128,7 @@ thread_local! {
 /// A host whose logger is `logger` (an object with logging methods), or the console when
 /// `logger` is undefined or null. Anything else is a TypeError.
 pub fn js_host(logger: &JsValue) -> Result<Host, JsValue> {
+    super::bridge::required()?;
     let logger: Rc<dyn Logger> = if logger.is_undefined() || logger.is_null() {
         PARTS.with(|p| p.console.clone())
     } else if logger.is_object() {

@@ -9,6 +9,5 @@ mod promise;
 mod redis;
 mod segments;
 mod signal;
-mod timer;
 mod tracker;
 mod value;

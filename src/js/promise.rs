@@ -1,10 +1,10 @@
-//! Awaiting JavaScript promises from Rust, cheaply.
+//! Awaiting JavaScript promises and timers from Rust, cheaply.
 //!
 //! `wasm_bindgen_futures::JsFuture` makes two Rust closures per promise, each a JavaScript
-//! function with its own finalizer. An operation awaits several promises, so instead the
-//! facade's bridge (see bridge.rs) calls `promise.then(ok, fail)` with plain JavaScript
-//! callbacks that report back through the exported `settlePromise(id, ok, value)`. Until the
-//! bridge is installed, `JsFuture` is used.
+//! function with its own finalizer, and so does a closure-based `setTimeout`. An operation awaits
+//! several promises, so instead the facade's bridge (see bridge.rs) calls `promise.then(ok,
+//! fail)` or `setTimeout` with plain JavaScript callbacks that report back through the exported
+//! `settlePromise(id, ok, value)` into a waiting slot.
 
 use std::cell::RefCell;
 use std::future::Future;
@@ -14,13 +14,11 @@ use std::task::{Context, Poll, Waker};
 
 use futures::future::LocalBoxFuture;
 use futures::FutureExt;
-use js_sys::{Function, Promise};
+use js_sys::Function;
 
 use super::bridge;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-
-use super::value::method;
 
 type Settled = Result<JsValue, JsValue>;
 
@@ -135,22 +133,21 @@ impl Drop for Timer {
 }
 
 /// Resolves after `ms` through the bridge's `setTimeout` (unref'd when `unref`): one plain
-/// call to start, none of wasm-bindgen's closure machinery. `None` when there is no bridge.
-pub fn sleep(ms: f64, unref: bool) -> Option<LocalBoxFuture<'static, ()>> {
+/// call to start, none of wasm-bindgen's closure machinery. (Without a bridge, which
+/// `bridge::required` rules out for every object that sleeps, it never resolves.)
+pub fn sleep(ms: f64, unref: bool) -> LocalBoxFuture<'static, ()> {
     if !bridge::installed() {
-        return None;
+        return futures::future::pending().boxed_local();
     }
     let ms = if ms.is_finite() { ms.ceil().max(0.0).min(f64::from(i32::MAX)) as i32 } else { i32::MAX };
     let (id, slot) = register();
     let handle = bridge::start_timer(ms, id, unref).unwrap_or(JsValue::UNDEFINED);
     let timer = Timer { id, slot: slot.clone(), handle, fired: Default::default() };
-    Some(
-        async move {
-            let _ = Settling(slot).await;
-            timer.fired.set(true);
-        }
-        .boxed_local(),
-    )
+    async move {
+        let _ = Settling(slot).await;
+        timer.fired.set(true);
+    }
+    .boxed_local()
 }
 
 /// Frees a slot that nothing will report on.
@@ -176,13 +173,9 @@ pub fn settle(value: JsValue) -> LocalBoxFuture<'static, Settled> {
         release(id);
         return futures::future::ready(Ok(value)).boxed_local();
     }
-    if let Some(p) = value.dyn_ref::<Promise>() {
-        return wasm_bindgen_futures::JsFuture::from(p.clone()).boxed_local();
-    }
-    if method(&value, "then").is_some() {
-        return wasm_bindgen_futures::JsFuture::from(Promise::resolve(&value)).boxed_local();
-    }
-    futures::future::ready(Ok(value)).boxed_local()
+    // Without a bridge (ruled out by `bridge::required` for every object that awaits).
+    futures::future::ready(Err(js_sys::TypeError::new("cutover's promise bridge is not installed").into()))
+        .boxed_local()
 }
 
 #[wasm_bindgen]

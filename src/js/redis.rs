@@ -119,6 +119,7 @@ pub struct WasmRedisStore {
 impl WasmRedisStore {
     #[wasm_bindgen(constructor)]
     pub fn new(host: JsValue, options: JsValue) -> Result<WasmRedisStore, JsValue> {
+        super::bridge::required()?;
         let host = JsRedisHost::from_js(&host)?;
         let prefix = if options.is_undefined() || options.is_null() {
             None
