@@ -1,5 +1,5 @@
-//! The host traits over JavaScript: performance.now/Date.now, setTimeout, crypto-seeded
-//! randomness, a JavaScript logger, and the microtask queue.
+//! The host traits over JavaScript: the clock, timers (through the facade's bridge),
+//! Math.random-seeded randomness, a JavaScript logger, and the microtask queue.
 
 use std::cell::Cell;
 use std::rc::Rc;
@@ -40,17 +40,16 @@ impl Sleep for JsSleep {
     }
 }
 
-/// xorshift64* seeded once from `crypto.getRandomValues`: sampling needs speed, not secrecy.
+/// xorshift64*: sampling and random execution order need speed, not secrecy.
 struct JsRandom(Cell<u64>);
 
 impl JsRandom {
+    /// Seeded from two `Math.random()` draws: sampling needs an unpredictable-enough start,
+    /// not secrecy, and `crypto` would cost a module load at first use in Node.
     fn seeded() -> Self {
-        let mut seed = [0u8; 8];
-        let seed = match getrandom::fill(&mut seed) {
-            Ok(()) => u64::from_le_bytes(seed),
-            Err(_) => (js_sys::Math::random() * 9.0e15) as u64,
-        };
-        JsRandom(Cell::new(seed | 1))
+        let high = (js_sys::Math::random() * 4_294_967_296.0) as u64;
+        let low = (js_sys::Math::random() * 4_294_967_296.0) as u64;
+        JsRandom(Cell::new((high << 32 | low) | 1))
     }
 }
 
