@@ -15,6 +15,14 @@ function createApi(wasm) {
   // with the web entry the wasm is initialised after this module has loaded.
   let bridged = false;
   const TRACKER_METHODS = ['op', 'invoked', 'latency', 'error', 'consistency', 'createEvent'];
+  /** `target[key]`, or undefined when reading it throws. */
+  function read(target, key) {
+    try {
+      return target[key];
+    } catch {
+      return undefined;
+    }
+  }
   let thrown;
   function bridge() {
     if (bridged) return;
@@ -46,33 +54,30 @@ function createApi(wasm) {
         return true;
       },
       // A flag client's answer object read in one call (src/js/client.rs, served_from_fields).
+      // A property whose read throws (a hostile getter or proxy) reads as undefined.
       readAnswer(answer) {
-        try {
-          const reason = answer.reason;
-          const tracker = answer.tracker;
-          const fields = [
-            answer.value,
-            answer.variationIndex,
-            typeof reason === 'object' && reason !== null ? reason : undefined,
-            answer.flagVersion,
-            answer.checkRatio,
-            answer.samplingRatio,
-            tracker ?? undefined,
-          ];
-          if (tracker != null) {
-            // [7] names the first method that is not a function; [8..13] are the methods.
-            const isObject = typeof tracker === 'object' || typeof tracker === 'function';
-            fields.push(undefined);
-            for (const name of TRACKER_METHODS) {
-              const method = isObject ? tracker[name] : undefined;
-              if (typeof method !== 'function' && fields[7] === undefined) fields[7] = name;
-              fields.push(method);
-            }
+        const reason = read(answer, 'reason');
+        const tracker = read(answer, 'tracker');
+        const fields = [
+          read(answer, 'value'),
+          read(answer, 'variationIndex'),
+          typeof reason === 'object' && reason !== null ? reason : undefined,
+          read(answer, 'flagVersion'),
+          read(answer, 'checkRatio'),
+          read(answer, 'samplingRatio'),
+          tracker ?? undefined,
+        ];
+        if (tracker != null) {
+          // [7] names the first method that is not a function; [8..13] are the methods.
+          const isObject = typeof tracker === 'object' || typeof tracker === 'function';
+          fields.push(undefined);
+          for (const name of TRACKER_METHODS) {
+            const method = isObject ? read(tracker, name) : undefined;
+            if (typeof method !== 'function' && fields[7] === undefined) fields[7] = name;
+            fields.push(method);
           }
-          return fields;
-        } catch {
-          return undefined;
         }
+        return fields;
       },
       // A method call whose result is not needed; a throw is kept for takeError().
       call(f, target, a, b) {
@@ -90,20 +95,23 @@ function createApi(wasm) {
         return error;
       },
       // A store's membership answer: own keys, boolean values only, frozen, null prototype
-      // (a `__proto__` key is data). src/js/segments.rs has the same rule for when this throws.
+      // (a `__proto__` key is data). Keys of an object that refuses to list them: none; a key
+      // whose read throws: left out.
       copyMembership(answer) {
-        try {
-          const out = Object.create(null);
-          if (typeof answer === 'object' && answer !== null) {
-            for (const key of Object.keys(answer)) {
-              const value = answer[key];
-              if (typeof value === 'boolean') out[key] = value;
-            }
+        const out = Object.create(null);
+        if (typeof answer === 'object' && answer !== null) {
+          let keys = [];
+          try {
+            keys = Object.keys(answer);
+          } catch {
+            // a proxy that refuses: no keys
           }
-          return Object.freeze(out);
-        } catch {
-          return undefined;
+          for (const key of keys) {
+            const value = read(answer, key);
+            if (typeof value === 'boolean') out[key] = value;
+          }
         }
+        return Object.freeze(out);
       },
       startTimer(ms, id, unref) {
         try {

@@ -30,8 +30,8 @@ extern "C" {
     #[wasm_bindgen(method, js_name = awaitValue)]
     fn await_value(this: &Bridge, value: &JsValue, id: u32) -> bool;
 
-    /// The fields of a flag client's answer object in one call (laid out as
-    /// `served_from_fields` in client.rs reads them), or `undefined` when reading one threw.
+    /// The fields of a flag client's answer object in one call, laid out as
+    /// `served_from_fields` in client.rs reads them; a property whose read throws is undefined.
     #[wasm_bindgen(method, js_name = readAnswer)]
     fn read_answer(this: &Bridge, answer: &JsValue) -> JsValue;
 
@@ -53,8 +53,8 @@ extern "C" {
     fn stage(this: &Bridge, value: &JsValue) -> i32;
 
     /// A store's membership answer copied into a frozen null-prototype object with only its
-    /// boolean values (an object's own enumerable keys; anything else reads as empty), or
-    /// `undefined` when reading it threw.
+    /// boolean values (an object's own enumerable keys; anything else reads as empty; a key
+    /// whose read throws is left out).
     #[wasm_bindgen(method, js_name = copyMembership)]
     fn copy_membership(this: &Bridge, answer: &JsValue) -> JsValue;
 
@@ -83,47 +83,51 @@ pub fn install_bridge(bridge: Bridge) {
     BRIDGE.with(|b| *b.borrow_mut() = Some(bridge));
 }
 
-/// The bridge's clock, if installed.
+/// Runs `f` with the bridge. Without one (which `required` rules out for every object that
+/// gets here) the callers below answer with a neutral value.
+fn with<R>(f: impl FnOnce(&Bridge) -> R) -> Option<R> {
+    BRIDGE.with(|b| b.borrow().as_ref().map(f))
+}
+
+/// The bridge's clock.
 pub fn now() -> Option<f64> {
-    BRIDGE.with(|b| b.borrow().as_ref().map(Bridge::now))
+    with(Bridge::now)
 }
 
 /// Hands `value` to the bridge to await as slot `id`; false when it is not a promise or
-/// thenable (or there is no bridge: see `installed`).
+/// thenable.
 pub fn await_value(value: &JsValue, id: u32) -> bool {
-    BRIDGE.with(|b| b.borrow().as_ref().is_some_and(|b| b.await_value(value, id)))
+    with(|b| b.await_value(value, id)).unwrap_or(false)
 }
 
-/// A result object made by the bridge, if installed.
-pub fn result(origin: &JsValue, success: bool, payload: &JsValue) -> Option<JsValue> {
-    BRIDGE.with(|b| b.borrow().as_ref().map(|b| b.result(origin, success, payload)))
+/// A read's (or a write side's) result object.
+pub fn result(origin: &JsValue, success: bool, payload: &JsValue) -> JsValue {
+    with(|b| b.result(origin, success, payload)).unwrap_or(JsValue::UNDEFINED)
 }
 
-/// The fields of an answer object, when the bridge is installed and reading them did not throw.
+/// A write's result object (`non_authoritative` undefined when only one side ran).
+pub fn write_result(authoritative: &JsValue, non_authoritative: &JsValue) -> JsValue {
+    with(|b| b.write_result(authoritative, non_authoritative)).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// The fields of a flag client's answer object (see `served_from_fields` in client.rs).
 pub fn read_answer(answer: &JsValue) -> Option<Array> {
-    let fields = BRIDGE.with(|b| b.borrow().as_ref().map(|b| b.read_answer(answer)))?;
-    fields.dyn_into::<Array>().ok()
+    with(|b| b.read_answer(answer))?.dyn_into::<Array>().ok()
 }
 
-/// A store's membership answer copied by the bridge, when it is installed and reading did not
-/// throw.
+/// A store's membership answer as a frozen null-prototype object of its boolean entries.
 pub fn copy_membership(answer: &JsValue) -> Option<JsValue> {
-    let copy = BRIDGE.with(|b| b.borrow().as_ref().map(|b| b.copy_membership(answer)))?;
-    (!copy.is_undefined()).then_some(copy)
+    with(|b| b.copy_membership(answer))
 }
 
-/// Starts a timer reporting to slot `id`; `None` when there is no bridge.
-pub fn start_timer(ms: i32, id: u32, unref: bool) -> Option<JsValue> {
-    BRIDGE.with(|b| b.borrow().as_ref().map(|b| b.start_timer(ms, id, unref)))
+/// Starts a timer reporting to slot `id`.
+pub fn start_timer(ms: i32, id: u32, unref: bool) -> JsValue {
+    with(|b| b.start_timer(ms, id, unref)).unwrap_or(JsValue::UNDEFINED)
 }
 
 /// Stops a timer `start_timer` started.
 pub fn stop_timer(handle: &JsValue) {
-    BRIDGE.with(|b| {
-        if let Some(b) = b.borrow().as_ref() {
-            b.stop_timer(handle);
-        }
-    });
+    with(|b| b.stop_timer(handle));
 }
 
 /// The stage names, in `Stage::ALL` order, for the facade's `stage` lookup.
@@ -134,30 +138,13 @@ pub fn stage_names() -> Array {
 
 /// The stage a JavaScript value names exactly, if any.
 pub fn stage(value: &JsValue) -> Option<Stage> {
-    let index = BRIDGE.with(|b| b.borrow().as_ref().map(|b| b.stage(value)));
-    match index {
-        Some(i) => usize::try_from(i).ok().and_then(|i| Stage::ALL.get(i).copied()),
-        None => value.as_string().and_then(|s| Stage::parse(&s)),
-    }
+    let index = with(|b| b.stage(value))?;
+    usize::try_from(index).ok().and_then(|i| Stage::ALL.get(i).copied())
 }
 
-/// A write's result object made by the bridge, if installed.
-pub fn write_result(authoritative: &JsValue, non_authoritative: &JsValue) -> Option<JsValue> {
-    BRIDGE.with(|b| b.borrow().as_ref().map(|b| b.write_result(authoritative, non_authoritative)))
-}
-
-/// `f.call(target, a, b)` for a method whose result is not needed: through the bridge when it
-/// is installed, else through a `catch` import. `Err` carries what it threw.
+/// `f.call(target, a, b)` for a method whose result is not needed; `Err` carries what it threw.
 pub fn call_method(f: &Function, target: &JsValue, a: &JsValue, b: &JsValue) -> Result<(), JsValue> {
-    let called = BRIDGE.with(|bridge| {
-        let bridge = bridge.borrow();
-        let bridge = bridge.as_ref()?;
-        Some(if bridge.call_method(f, target, a, b) { Ok(()) } else { Err(bridge.take_error()) })
-    });
-    match called {
-        Some(result) => result,
-        None => f.call2(target, a, b).map(|_| ()),
-    }
+    with(|bridge| if bridge.call_method(f, target, a, b) { Ok(()) } else { Err(bridge.take_error()) }).unwrap_or(Ok(()))
 }
 
 /// Whether the bridge is installed.

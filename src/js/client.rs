@@ -7,7 +7,7 @@ use wasm_bindgen::prelude::*;
 
 use super::bridge;
 use super::promise::settle;
-use super::value::{finite, get, got, integer, intern, method, to_js, type_error};
+use super::value::{finite, got, integer, intern, method, to_js, type_error};
 use crate::migration::{
     ExternalTracker, MigrationClient, OfferedTracker, Operation, Origin, OutgoingEvent, ServedEvaluation, Stage,
 };
@@ -61,25 +61,9 @@ pub fn served_from(answer: &JsValue) -> ServedEvaluation<JsValue> {
     if !answer.is_object() {
         return ServedEvaluation::stage(None);
     }
-    if let Some(fields) = bridge::read_answer(answer) {
-        return served_from_fields(&fields);
-    }
-    // No bridge yet, or a property getter threw: read one property at a time (a throwing one
-    // reads as undefined).
-    let reason = get(answer, "reason");
-    let tracker = get(answer, "tracker");
-    ServedEvaluation {
-        value: stage_of(&get(answer, "value")),
-        variation: integer(&get(answer, "variationIndex")),
-        reason: reason.is_object().then_some(reason),
-        version: integer(&get(answer, "flagVersion")),
-        check_ratio: finite(&get(answer, "checkRatio")),
-        sampling_ratio: finite(&get(answer, "samplingRatio")),
-        tracker: if tracker.is_undefined() || tracker.is_null() {
-            None
-        } else {
-            Some(JsExternalTracker::offer(&tracker))
-        },
+    match bridge::read_answer(answer) {
+        Some(fields) => served_from_fields(&fields),
+        None => ServedEvaluation::stage(None),
     }
 }
 
@@ -175,27 +159,6 @@ pub struct JsExternalTracker {
     error: Function,
     consistency: Function,
     create_event: Function,
-}
-
-impl JsExternalTracker {
-    fn offer(target: &JsValue) -> OfferedTracker<JsValue> {
-        let find = |name: &'static str| method(target, name).ok_or_else(|| name.to_string());
-        let tracker = (|| {
-            Ok::<_, String>(JsExternalTracker {
-                target: target.clone(),
-                op: find("op")?,
-                invoked: find("invoked")?,
-                latency: find("latency")?,
-                error: find("error")?,
-                consistency: find("consistency")?,
-                create_event: find("createEvent")?,
-            })
-        })();
-        match tracker {
-            Ok(t) => OfferedTracker::Usable(Box::new(t)),
-            Err(missing) => OfferedTracker::Unusable { missing },
-        }
-    }
 }
 
 fn origin_js(origin: Origin) -> &'static JsValue {

@@ -13,7 +13,9 @@ use super::client::JsClient;
 use super::host::js_host;
 use super::promise::{complete, settle};
 use super::signal::{abort_future, as_signal, dom_exception, AbortController, AbortSignal};
-use super::value::{as_failure, failure_brand, get, got, intern, range_error, set, string_of, to_js, type_error};
+use super::value::{
+    as_failure, failure_brand, get, got, intern, range_error, string_arg, string_of, to_js, type_error,
+};
 use crate::host::Host;
 use crate::migration::{
     ArgumentError, CallControl, Comparison, DefaultStage, Migrator, MigratorBuilder, OperationRequest, OperationResult,
@@ -196,26 +198,10 @@ pub struct WasmMigrator {
 
 fn result_object(r: OperationResult<JsValue>) -> JsValue {
     let origin = intern(r.origin.as_str());
-    let made = match &r.result {
+    match &r.result {
         Ok(value) => bridge::result(origin, true, value),
         Err(error) => bridge::result(origin, false, error),
-    };
-    if let Some(made) = made {
-        return made;
     }
-    let o = Object::new();
-    set(&o, "origin", intern(r.origin.as_str()));
-    match r.result {
-        Ok(value) => {
-            set(&o, "success", &JsValue::TRUE);
-            set(&o, "value", &value);
-        }
-        Err(error) => {
-            set(&o, "success", &JsValue::FALSE);
-            set(&o, "error", &error);
-        }
-    }
-    o.into()
 }
 
 /// The caller's default stage as the core takes it (an invalid one is handled by SPEC A7.1).
@@ -260,8 +246,7 @@ fn flag_key_text(last: &RefCell<Option<(JsValue, String)>>, flag_key: JsValue) -
             return Ok(text.clone());
         }
     }
-    let text =
-        flag_key.as_string().ok_or_else(|| type_error(&format!("flagKey must be a string, {}", got(&flag_key))))?;
+    let text = string_arg(&flag_key, "flagKey")?;
     *last.borrow_mut() = Some((flag_key, text.clone()));
     Ok(text)
 }
@@ -280,15 +265,9 @@ impl WasmMigrator {
         resolve: Function,
         reject: Function,
     ) {
-        let request = match request(&self.last_flag_key, flag_key, context, default_stage, payload, options) {
-            Ok(r) => r,
-            Err(e) => {
-                let _ = reject.call1(&JsValue::UNDEFINED, &e);
-                return;
-            }
-        };
-        let op = self.inner.read(request);
-        complete(async move { op.await.map(result_object) }, resolve, reject);
+        let op = request(&self.last_flag_key, flag_key, context, default_stage, payload, options)
+            .map(|request| self.inner.read(request));
+        complete(async move { op?.await.map(result_object) }, resolve, reject);
     }
 
     /// Runs a write and reports to `resolve`/`reject` (the facade's promise executor).
@@ -303,28 +282,13 @@ impl WasmMigrator {
         resolve: Function,
         reject: Function,
     ) {
-        let request = match request(&self.last_flag_key, flag_key, context, default_stage, payload, options) {
-            Ok(r) => r,
-            Err(e) => {
-                let _ = reject.call1(&JsValue::UNDEFINED, &e);
-                return;
-            }
-        };
-        let op = self.inner.write(request);
+        let op = request(&self.last_flag_key, flag_key, context, default_stage, payload, options)
+            .map(|request| self.inner.write(request));
         let op = async move {
-            let w = op.await?;
+            let w = op?.await?;
             let authoritative = result_object(w.authoritative);
             let non_authoritative = w.non_authoritative.map(result_object);
-            let made = bridge::write_result(&authoritative, non_authoritative.as_ref().unwrap_or(&JsValue::UNDEFINED));
-            if let Some(made) = made {
-                return Ok(made);
-            }
-            let o = Object::new();
-            set(&o, "authoritative", &authoritative);
-            if let Some(n) = non_authoritative {
-                set(&o, "nonAuthoritative", &n);
-            }
-            Ok(o.into())
+            Ok(bridge::write_result(&authoritative, non_authoritative.as_ref().unwrap_or(&JsValue::UNDEFINED)))
         };
         complete(op, resolve, reject);
     }

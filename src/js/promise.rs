@@ -141,7 +141,7 @@ pub fn sleep(ms: f64, unref: bool) -> LocalBoxFuture<'static, ()> {
     }
     let ms = if ms.is_finite() { ms.ceil().max(0.0).min(f64::from(i32::MAX)) as i32 } else { i32::MAX };
     let (id, slot) = register();
-    let handle = bridge::start_timer(ms, id, unref).unwrap_or(JsValue::UNDEFINED);
+    let handle = bridge::start_timer(ms, id, unref);
     let timer = Timer { id, slot: slot.clone(), handle, fired: Default::default() };
     async move {
         let _ = Settling(slot).await;

@@ -10,7 +10,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::promise::{complete, settle};
-use super::value::{array_items, get, got, is_array, method, set, type_error};
+use super::value::{array_items, get, got, is_array, method, set, string_arg, type_error};
 use crate::host::HostValue;
 use crate::segments::redis::{RedisHost, RedisReply, RedisStore, RedisStoreError};
 
@@ -154,15 +154,10 @@ impl WasmRedisStore {
     /// promise executor).
     #[wasm_bindgen(js_name = getMembership)]
     pub fn get_membership(&self, context_hash: JsValue, resolve: Function, reject: Function) {
-        let Some(hash) = context_hash.as_string() else {
-            let error = type_error(&format!("contextHash must be a string, {}", got(&context_hash)));
-            let _ = reject.call1(&JsValue::UNDEFINED, &error);
-            return;
-        };
-        let query = self.inner.membership(&hash);
+        let query = string_arg(&context_hash, "contextHash").map(|hash| self.inner.membership(&hash));
         complete(
             async move {
-                let Some(entries) = query.await.map_err(store_error)? else {
+                let Some(entries) = query?.await.map_err(store_error)? else {
                     return Ok(JsValue::NULL);
                 };
                 let o = Object::create(&JsValue::NULL.into());

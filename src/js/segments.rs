@@ -12,7 +12,7 @@ use wasm_bindgen::JsCast;
 
 use super::host::js_host;
 use super::promise::{complete, settle};
-use super::value::{finite, get, got, intern, method, own_keys, range_error, set, type_error};
+use super::value::{finite, get, got, intern, method, range_error, set, string_arg, type_error};
 use crate::host::HostValue;
 use crate::segments::{
     big_segment_ref, hash_context_key, BigSegmentStore, BigSegmentStoreManager, BigSegmentStoreStatus,
@@ -96,20 +96,8 @@ fn membership_from(answer: &JsValue) -> Option<JsMembership> {
     if answer.is_undefined() || answer.is_null() {
         return None;
     }
-    if let Some(copy) = super::bridge::copy_membership(answer) {
-        return Some(JsMembership::new(copy));
-    }
-    // No bridge, or reading threw: one property at a time (a throwing one is left out).
-    let out = Object::create(&JsValue::NULL.into());
-    if answer.is_object() {
-        for key in own_keys(answer).unwrap_or_default().iter() {
-            let value = js_sys::Reflect::get(answer, &key).unwrap_or(JsValue::UNDEFINED);
-            if value.as_bool().is_some() {
-                let _ = js_sys::Reflect::set(&out, &key, &value);
-            }
-        }
-    }
-    Some(JsMembership::new(frozen(out)))
+    let copy = super::bridge::copy_membership(answer).unwrap_or_else(|| frozen(Object::create(&JsValue::NULL.into())));
+    Some(JsMembership::new(copy))
 }
 
 fn call_settled(
@@ -224,15 +212,10 @@ impl WasmBigSegmentStoreManager {
     /// Looks up `context_key` and reports to `resolve`/`reject` (the facade's promise executor).
     #[wasm_bindgen(js_name = getUserMembership)]
     pub fn get_user_membership(&self, context_key: JsValue, resolve: Function, reject: Function) {
-        let Some(key) = context_key.as_string() else {
-            let error = type_error(&format!("contextKey must be a string, {}", got(&context_key)));
-            let _ = reject.call1(&JsValue::UNDEFINED, &error);
-            return;
-        };
-        let lookup = self.inner.get_user_membership(&key);
+        let lookup = string_arg(&context_key, "contextKey").map(|key| self.inner.get_user_membership(&key));
         complete(
             async move {
-                let lookup = lookup.await.map_err(|closed| JsValue::from(js_sys::Error::new(&closed.to_string())))?;
+                let lookup = lookup?.await.map_err(|closed| JsValue::from(js_sys::Error::new(&closed.to_string())))?;
                 Ok(lookup_object(lookup))
             },
             resolve,
@@ -310,18 +293,14 @@ impl WasmBigSegmentStoreManager {
 /// base64(SHA-256(UTF-8 key)), padded.
 #[wasm_bindgen(js_name = hashContextKey)]
 pub fn hash_context_key_export(context_key: JsValue) -> Result<String, JsValue> {
-    let key = context_key
-        .as_string()
-        .ok_or_else(|| type_error(&format!("hashContextKey: contextKey must be a string, {}", got(&context_key))))?;
+    let key = string_arg(&context_key, "hashContextKey: contextKey")?;
     Ok(hash_context_key(&key))
 }
 
 /// `${segmentKey}.g${generation}`.
 #[wasm_bindgen(js_name = bigSegmentRef)]
 pub fn big_segment_ref_export(segment_key: JsValue, generation: JsValue) -> Result<String, JsValue> {
-    let key = segment_key
-        .as_string()
-        .ok_or_else(|| type_error(&format!("bigSegmentRef: segmentKey must be a string, {}", got(&segment_key))))?;
+    let key = string_arg(&segment_key, "bigSegmentRef: segmentKey")?;
     let n = generation
         .as_f64()
         .ok_or_else(|| type_error(&format!("bigSegmentRef: generation must be a number, {}", got(&generation))))?;

@@ -184,6 +184,11 @@ pub fn method(target: &JsValue, key: &'static str) -> Option<Function> {
     get(target, key).dyn_into::<Function>().ok()
 }
 
+/// A string argument, or a TypeError naming it: `<what> must be a string, got …`.
+pub fn string_arg(value: &JsValue, what: &str) -> Result<String, JsValue> {
+    value.as_string().ok_or_else(|| type_error(&format!("{what} must be a string, {}", got(value))))
+}
+
 pub fn type_error(message: &str) -> JsValue {
     js_sys::TypeError::new(message).into()
 }

@@ -1,7 +1,6 @@
 // Hostile answers from a flag client: getters that throw, trackers that are throwing proxies or
-// not objects at all. cutover reads an answer in one call on its fast path and falls back to
-// reading one property at a time when that throws; either way the operation completes at the
-// right stage, a property that throws reads as missing, and nothing escapes as an exception.
+// not objects at all. cutover reads an answer in one call; the operation completes at the right
+// stage, a property that throws reads as missing, and nothing escapes as an exception.
 // Each test gets its own wasm instance, so one failure cannot take the others down with it.
 import test from 'node:test';
 import assert from 'node:assert/strict';
