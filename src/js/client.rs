@@ -7,7 +7,7 @@ use wasm_bindgen::prelude::*;
 
 use super::bridge;
 use super::promise::settle;
-use super::value::{finite, got, integer, intern, method, to_js, type_error};
+use super::value::{finite, flag_key_js, got, integer, intern, method, to_js, type_error};
 use crate::migration::{
     ExternalTracker, MigrationClient, OfferedTracker, Operation, Origin, OutgoingEvent, ServedEvaluation, Stage,
 };
@@ -16,23 +16,6 @@ pub struct JsClient {
     target: JsValue,
     variation: Function,
     track: Option<Function>,
-    /// The last flag key as a JavaScript string: a migrator usually asks about one flag, and
-    /// making the string again on every operation costs a UTF-8 decode.
-    last_flag_key: std::cell::RefCell<Option<(String, JsValue)>>,
-}
-
-impl JsClient {
-    fn flag_key_js(&self, flag_key: &str) -> JsValue {
-        let mut last = self.last_flag_key.borrow_mut();
-        match &*last {
-            Some((text, js)) if text == flag_key => js.clone(),
-            _ => {
-                let js = JsValue::from_str(flag_key);
-                *last = Some((flag_key.to_string(), js.clone()));
-                js
-            }
-        }
-    }
 }
 
 impl JsClient {
@@ -40,12 +23,7 @@ impl JsClient {
         let variation = method(client, "migrationVariation").ok_or_else(|| {
             type_error(&format!("client must be an object with a migrationVariation method, {}", got(client)))
         })?;
-        Ok(JsClient {
-            target: client.clone(),
-            variation,
-            track: method(client, "trackMigrationOp"),
-            last_flag_key: Default::default(),
-        })
+        Ok(JsClient { target: client.clone(), variation, track: method(client, "trackMigrationOp") })
     }
 }
 
@@ -74,7 +52,7 @@ impl MigrationClient<JsValue> for JsClient {
         context: &JsValue,
         default: Stage,
     ) -> LocalBoxFuture<'static, Result<ServedEvaluation<JsValue>, JsValue>> {
-        let answer = self.variation.call3(&self.target, &self.flag_key_js(flag_key), context, intern(default.as_str()));
+        let answer = self.variation.call3(&self.target, &flag_key_js(flag_key), context, intern(default.as_str()));
         match answer {
             Err(e) => futures::future::ready(Err(e)).boxed_local(),
             Ok(answer) => settle(answer).map(|r| r.map(|a| served_from(&a))).boxed_local(),

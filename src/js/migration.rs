@@ -4,7 +4,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use futures::FutureExt;
-use js_sys::{Function, Object};
+use js_sys::Function;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -14,7 +14,7 @@ use super::host::js_host;
 use super::promise::{complete, settle};
 use super::signal::{abort_future, as_signal, dom_exception, AbortController, AbortSignal};
 use super::value::{
-    as_failure, failure_brand, get, got, intern, range_error, string_arg, string_of, to_js, type_error,
+    as_failure, failure_brand, flag_key_text, get, got, intern, range_error, string_of, to_js, type_error,
 };
 use crate::host::Host;
 use crate::migration::{
@@ -186,14 +186,13 @@ impl WasmMigratorBuilder {
             .borrow()
             .build(self.client.clone(), self.host.clone())
             .map_err(|e| JsValue::from(js_sys::Error::new(&e.to_string())))?;
-        Ok(WasmMigrator { inner: migrator, last_flag_key: RefCell::default() })
+        Ok(WasmMigrator { inner: migrator })
     }
 }
 
 #[wasm_bindgen]
 pub struct WasmMigrator {
     inner: Migrator<JsValue>,
-    last_flag_key: RefCell<Option<(JsValue, String)>>,
 }
 
 fn result_object(r: OperationResult<JsValue>) -> JsValue {
@@ -213,14 +212,13 @@ pub fn default_stage(value: &JsValue) -> DefaultStage {
 }
 
 fn request(
-    last_flag_key: &RefCell<Option<(JsValue, String)>>,
     flag_key: JsValue,
     context: JsValue,
     default: JsValue,
     payload: JsValue,
     options: JsValue,
 ) -> Result<OperationRequest<JsValue>, JsValue> {
-    let flag_key = flag_key_text(last_flag_key, flag_key)?;
+    let flag_key = flag_key_text(&flag_key)?;
     let abort = if options.is_undefined() || options.is_null() {
         None
     } else if !options.is_object() {
@@ -238,19 +236,6 @@ fn request(
     Ok(OperationRequest { flag_key, context, default_stage: default_stage(&default), payload: Some(payload), abort })
 }
 
-/// The flag key as text. A migrator is usually asked about one flag: when the key is the same
-/// JavaScript string as last time, the text is reused instead of copied in again.
-fn flag_key_text(last: &RefCell<Option<(JsValue, String)>>, flag_key: JsValue) -> Result<String, JsValue> {
-    if let Some((js, text)) = &*last.borrow() {
-        if Object::is(js, &flag_key) {
-            return Ok(text.clone());
-        }
-    }
-    let text = string_arg(&flag_key, "flagKey")?;
-    *last.borrow_mut() = Some((flag_key, text.clone()));
-    Ok(text)
-}
-
 #[wasm_bindgen]
 impl WasmMigrator {
     /// Runs a read and reports to `resolve`/`reject` (the facade's promise executor).
@@ -265,8 +250,7 @@ impl WasmMigrator {
         resolve: Function,
         reject: Function,
     ) {
-        let op = request(&self.last_flag_key, flag_key, context, default_stage, payload, options)
-            .map(|request| self.inner.read(request));
+        let op = request(flag_key, context, default_stage, payload, options).map(|request| self.inner.read(request));
         complete(async move { op?.await.map(result_object) }, resolve, reject);
     }
 
@@ -282,8 +266,7 @@ impl WasmMigrator {
         resolve: Function,
         reject: Function,
     ) {
-        let op = request(&self.last_flag_key, flag_key, context, default_stage, payload, options)
-            .map(|request| self.inner.write(request));
+        let op = request(flag_key, context, default_stage, payload, options).map(|request| self.inner.write(request));
         let op = async move {
             let w = op?.await?;
             let authoritative = result_object(w.authoritative);

@@ -10,7 +10,7 @@ use wasm_bindgen::JsCast;
 use super::client::{served_from, JsClient};
 use super::host::js_host;
 use super::migration::{default_stage as parse_default_stage, stage_arg};
-use super::value::{got, intern, range_error, set, string_arg, to_js, type_error};
+use super::value::{flag_key_text, got, intern, range_error, set, to_js, type_error};
 use crate::host::Host;
 use crate::migration::client::migration_variation as evaluate;
 use crate::migration::{OpTracker, Operation, Origin, Tracking};
@@ -37,7 +37,7 @@ impl WasmOpTracker {
         evaluation: JsValue,
         default_stage: JsValue,
     ) -> Result<WasmOpTracker, JsValue> {
-        let flag_key = string_arg(&flag_key, "flagKey")?;
+        let flag_key = flag_key_text(&flag_key)?;
         if !evaluation.is_object() {
             return Err(type_error(&format!("evaluation must be an object, {}", got(&evaluation))));
         }
@@ -113,7 +113,7 @@ impl WasmOpTracker {
 pub fn migration_variation(client: JsValue, flag_key: JsValue, context: JsValue, default_stage: JsValue) -> Promise {
     let setup = (|| {
         let client: Rc<JsClient> = Rc::new(JsClient::from_js(&client)?);
-        let flag_key = string_arg(&flag_key, "flagKey")?;
+        let flag_key = flag_key_text(&flag_key)?;
         Ok::<_, JsValue>((client, flag_key, js_host(&JsValue::UNDEFINED)?))
     })();
     let (client, flag_key, host) = match setup {

@@ -184,6 +184,40 @@ pub fn method(target: &JsValue, key: &'static str) -> Option<Function> {
     get(target, key).dyn_into::<Function>().ok()
 }
 
+thread_local! {
+    /// The last flag key that crossed the boundary, as a JavaScript string and as text. A
+    /// program asks about few flags, so both copies (in from the caller, out to the flag
+    /// client) are usually skipped.
+    static LAST_FLAG_KEY: std::cell::RefCell<Option<(JsValue, String)>> = const { std::cell::RefCell::new(None) };
+}
+
+/// A flag key argument as text (`flagKey must be a string` otherwise).
+pub fn flag_key_text(flag_key: &JsValue) -> Result<String, JsValue> {
+    let known = LAST_FLAG_KEY.with(|last| match &*last.borrow() {
+        Some((js, text)) if Object::is(js, flag_key) => Some(text.clone()),
+        _ => None,
+    });
+    if let Some(text) = known {
+        return Ok(text);
+    }
+    let text = string_arg(flag_key, "flagKey")?;
+    LAST_FLAG_KEY.with(|last| *last.borrow_mut() = Some((flag_key.clone(), text.clone())));
+    Ok(text)
+}
+
+/// A flag key as a JavaScript string.
+pub fn flag_key_js(flag_key: &str) -> JsValue {
+    let known = LAST_FLAG_KEY.with(|last| match &*last.borrow() {
+        Some((js, text)) if text == flag_key => Some(js.clone()),
+        _ => None,
+    });
+    known.unwrap_or_else(|| {
+        let js = JsValue::from_str(flag_key);
+        LAST_FLAG_KEY.with(|last| *last.borrow_mut() = Some((js.clone(), flag_key.to_string())));
+        js
+    })
+}
+
 /// A string argument, or a TypeError naming it: `<what> must be a string, got …`.
 pub fn string_arg(value: &JsValue, what: &str) -> Result<String, JsValue> {
     value.as_string().ok_or_else(|| type_error(&format!("{what} must be a string, {}", got(value))))
