@@ -90,3 +90,28 @@ function sanity(op, res, field) {
     throw new Error(`unexpected ${op} result: ${JSON.stringify(res)}`);
   }
 }
+
+/**
+ * A LaunchDarkly-path migration scenario: one operation at `stage` (from a TestData flag), the
+ * same trivial async origins for both, and the floor of LD's own SDK calls.
+ */
+export function migrationScenario(config) {
+  const { stage, order, op } = config;
+  const execution = order === 'serial' ? 'LDSerialExecution(Fixed)' : 'LDConcurrentExecution';
+  const compared = op === 'read' && (stage === 'shadow' || stage === 'live');
+  return {
+    meta: {
+      unit: 'µs/op',
+      note:
+        `stage '${stage}' from an LD TestData flag for both; cutover via launchDarklyClient(real LD client), ` +
+        `LD via createMigration (${execution}); origins async (p) => p (LD: LDMigrationSuccess(p))` +
+        (compared ? '; comparison a === b (checkRatio 1)' : ''),
+      floor:
+        "LD's own SDK calls per operation through launchDarklyClient: migrationVariation, the tracker's " +
+        'op/invoked/latency(/consistency) calls for this stage, createEvent, trackMigration; no origins, no orchestration',
+    },
+    cutover: () => cutoverMigration(config),
+    launchdarkly: () => ldMigration(config),
+    floor: () => ldSdkFloor(config),
+  };
+}
