@@ -887,8 +887,14 @@ const adaptersProp = {
           exec: (...a) => {
             const out = act(r.batch.b.exec, env, a);
             // ioredis replies are [error, reply] pairs: the adapter throws the client's `error`.
+            // (The harness's own bookkeeping must not throw on a hostile reply, e.g. a revoked
+            // proxy, or it would leave an unhandled rejection of its own.)
             const register = (replies) => {
-              if (Array.isArray(replies)) for (const p of replies) if (Array.isArray(p)) env.thrown.add(p[0]);
+              try {
+                if (Array.isArray(replies)) for (const p of replies) if (Array.isArray(p)) env.thrown.add(p[0]);
+              } catch {
+                // nothing the adapter could throw from here
+              }
             };
             if (isA(out, Promise)) out.then(register, () => {});
             else register(out);
