@@ -9,12 +9,21 @@ function createApi(wasm) {
   let failureBrand;
 
   // Plain functions the wasm calls on hot paths without an exception wrapper, so none of them
-  // may throw (see src/js/bridge.rs): the clock, awaiting a promise through one callback pair
-  // (instead of a wasm closure pair per promise), reading a flag client's answer in one call,
-  // calling a tracker method, and building result objects. Installed on first use, because
-  // with the web entry the wasm is initialised after this module has loaded.
+  // may throw (see src/js/bridge.rs). They look the caller's methods up when they call them
+  // (a stub installed later takes effect), read only the properties a decision needs, and
+  // report promise outcomes through `settlePromise` from reactions registered while the
+  // operation runs, so every callback stays in the operation's caller's async context.
+  // Installed on first use, because with the web entry the wasm is initialised after this module
+  // has loaded.
   let bridged = false;
   const TRACKER_METHODS = ['op', 'invoked', 'latency', 'error', 'consistency', 'createEvent'];
+  const FAILURE = Symbol.for('cutover.failure');
+  // askClient codes (src/js/bridge.rs): 0–5 a stage, then these; TAKES_EVENTS is added.
+  const NOT_A_STAGE = 6;
+  const ANSWER_OBJECT = 7;
+  const THREW = 8;
+  const TAKES_EVENTS = 16;
+  const PENDING = -1;
   /** `target[key]`, or undefined when reading it throws. */
   function read(target, key) {
     try {
@@ -23,71 +32,242 @@ function createApi(wasm) {
       return undefined;
     }
   }
+  /** Whether JSON keeps a property with this value (undefined, functions, symbols, bigints are left out). */
+  function kept(value) {
+    const type = typeof value;
+    return !(value === undefined || type === 'function' || type === 'symbol' || type === 'bigint');
+  }
+  function isObject(value) {
+    return value !== null && typeof value === 'object';
+  }
+  function isArray(value) {
+    try {
+      return Array.isArray(value);
+    } catch {
+      return true; // a revoked proxy: not a context
+    }
+  }
+  const number = (value) => (typeof value === 'number' ? value : NaN);
+  /** The promise to await for a promise or thenable, else undefined (also when reading `then` throws). */
+  function promiseOf(value) {
+    try {
+      if (value instanceof Promise) return value;
+      if (value !== null && (typeof value === 'object' || typeof value === 'function') && typeof value.then === 'function') {
+        return Promise.resolve(value);
+      }
+    } catch {
+      // not awaitable
+    }
+    return undefined;
+  }
+  /** `promise.then(ok, fail)`, reporting a `then` that throws as a rejection. */
+  function when(promise, ok, fail) {
+    try {
+      promise.then(ok, fail);
+    } catch (error) {
+      fail(error);
+    }
+  }
+  const flags = (bits) => (bits === 3 ? { old: true, new: true } : bits === 1 ? { old: true } : { new: true });
+  const present = (n) => n === n; // not NaN
   let thrown;
   function bridge() {
     if (bridged) return;
-    const clock = typeof performance === 'object' && performance !== null && typeof performance.now === 'function';
+    const now =
+      typeof performance === 'object' && performance !== null && typeof performance.now === 'function'
+        ? () => performance.now()
+        : () => Date.now();
     const stageIndex = new Map(wasm.stageNames().map((name, i) => [name, i]));
+    const settle = wasm.settlePromise;
+    // The fields of an answer object, handed to answerFields(id, …); each property read in its own try.
+    function readAnswer(answer, id) {
+      const value = read(answer, 'value');
+      const reason = read(answer, 'reason');
+      const tracker = read(answer, 'tracker');
+      let missing = -1;
+      if (tracker != null) {
+        const usable = typeof tracker === 'object' || typeof tracker === 'function';
+        for (let i = 0; i < TRACKER_METHODS.length && missing < 0; i++) {
+          if (!usable || typeof read(tracker, TRACKER_METHODS[i]) !== 'function') missing = i;
+        }
+      }
+      wasm.answerFields(
+        id,
+        typeof value === 'string' ? (stageIndex.get(value) ?? -1) : -1,
+        number(read(answer, 'variationIndex')),
+        isObject(reason) ? reason : undefined,
+        number(read(answer, 'flagVersion')),
+        number(read(answer, 'checkRatio')),
+        number(read(answer, 'samplingRatio')),
+        tracker ?? undefined,
+        missing,
+      );
+      return ANSWER_OBJECT;
+    }
+    function classify(answer, id) {
+      if (typeof answer === 'string') return stageIndex.get(answer) ?? NOT_A_STAGE;
+      return isObject(answer) ? readAnswer(answer, id) : NOT_A_STAGE;
+    }
+    function ownEvent(creationDate, operation, context, key, value, dflt, reason, variation, version, samplingRatio,
+      invoked, consistent, checkRatio, latencyOld, latencyNew, errors) {
+      // Field order is the wire order (SPEC A6); the core decided which fields are present.
+      const evaluation = { key, value, default: dflt };
+      if (reason !== undefined) evaluation.reason = reason;
+      if (present(variation)) evaluation.variation = variation;
+      if (present(version)) evaluation.version = version;
+      const event = { kind: 'migration_op', creationDate, operation, context, evaluation };
+      if (present(samplingRatio)) event.samplingRatio = samplingRatio;
+      const measurements = [];
+      if (invoked) measurements.push({ key: 'invoked', values: flags(invoked) });
+      if (consistent >= 0) {
+        const m = { key: 'consistent', value: consistent === 1 };
+        if (present(checkRatio)) m.samplingRatio = checkRatio;
+        measurements.push(m);
+      }
+      if (present(latencyOld) || present(latencyNew)) {
+        const values = {};
+        if (present(latencyOld)) values.old = latencyOld;
+        if (present(latencyNew)) values.new = latencyNew;
+        measurements.push({ key: 'latency_ms', values });
+      }
+      if (errors) measurements.push({ key: 'error', values: flags(errors) });
+      event.measurements = measurements;
+      return event;
+    }
+    function sendEvent(client, event) {
+      let track;
+      try {
+        track = client.trackMigrationOp;
+      } catch (error) {
+        thrown = error;
+        return 1;
+      }
+      if (typeof track !== 'function') return 2;
+      try {
+        track.call(client, event);
+        return 0;
+      } catch (error) {
+        thrown = error;
+        return 1;
+      }
+    }
+    function originSettled(id, value, start) {
+      const ms = now() - start;
+      if (isObject(value)) {
+        let failed = false;
+        try {
+          failed = Boolean(value[FAILURE]);
+        } catch {
+          // not a failure(error) value
+        }
+        if (failed) return settle(id, false, read(value, 'error'), ms);
+      }
+      settle(id, true, value, ms);
+    }
     wasm.installBridge({
       // Which of the core's stage names (in its order) a value is exactly, else -1.
       stage: (value) => stageIndex.get(value) ?? -1,
-      now: clock ? () => performance.now() : () => Date.now(),
+      now,
       // A promise or thenable is awaited (true); anything else is a plain result (false).
       awaitValue(value, id) {
-        let promise;
-        try {
-          if (value instanceof Promise) promise = value;
-          else if (value !== null && (typeof value === 'object' || typeof value === 'function') && typeof value.then === 'function') {
-            promise = Promise.resolve(value);
-          } else return false;
-        } catch {
-          return false;
-        }
-        try {
-          promise.then(
-            (result) => wasm.settlePromise(id, true, result),
-            (error) => wasm.settlePromise(id, false, error),
-          );
-        } catch (error) {
-          wasm.settlePromise(id, false, error);
-        }
+        const promise = promiseOf(value);
+        if (promise === undefined) return false;
+        when(promise, (result) => settle(id, true, result, NaN), (error) => settle(id, false, error, NaN));
         return true;
       },
-      // A flag client's answer object read in one call (src/js/client.rs, served_from_fields).
-      // A property whose read throws (a hostile getter or proxy) reads as undefined.
-      readAnswer(answer) {
-        const reason = read(answer, 'reason');
-        const tracker = read(answer, 'tracker');
-        const fields = [
-          read(answer, 'value'),
-          read(answer, 'variationIndex'),
-          typeof reason === 'object' && reason !== null ? reason : undefined,
-          read(answer, 'flagVersion'),
-          read(answer, 'checkRatio'),
-          read(answer, 'samplingRatio'),
-          tracker ?? undefined,
-        ];
-        if (tracker != null) {
-          // [7] names the first method that is not a function; [8..13] are the methods.
-          const isObject = typeof tracker === 'object' || typeof tracker === 'function';
-          fields.push(undefined);
-          for (const name of TRACKER_METHODS) {
-            const method = isObject ? read(tracker, name) : undefined;
-            if (typeof method !== 'function' && fields[7] === undefined) fields[7] = name;
-            fields.push(method);
-          }
-        }
-        return fields;
-      },
-      // A method call whose result is not needed; a throw is kept for takeError().
-      call(f, target, a, b) {
+      callOrigin(f, payload, signal, id) {
+        const start = now();
+        let value;
         try {
-          f.call(target, a, b);
+          value = f(payload, signal);
+        } catch (error) {
+          return settle(id, false, error, now() - start);
+        }
+        const promise = promiseOf(value);
+        if (promise === undefined) return originSettled(id, value, start);
+        when(promise, (result) => originSettled(id, result, start), (error) => settle(id, false, error, now() - start));
+      },
+      askClient(client, flagKey, context, defaultStage, id) {
+        let answer;
+        try {
+          answer = client.migrationVariation(flagKey, context, defaultStage);
+        } catch (error) {
+          thrown = error;
+          answer = THREW;
+        }
+        const takes = typeof read(client, 'trackMigrationOp') === 'function' ? TAKES_EVENTS : 0;
+        if (answer === THREW) return THREW + takes;
+        if (typeof answer === 'string') return (stageIndex.get(answer) ?? NOT_A_STAGE) + takes;
+        const promise = promiseOf(answer);
+        if (promise === undefined) return classify(answer, id) + takes;
+        when(promise, (result) => settle(id, true, undefined, classify(result, id) + takes), (error) => settle(id, false, error, NaN));
+        return PENDING;
+      },
+      readAnswer,
+      trackerCall(tracker, method, a, b) {
+        try {
+          tracker[TRACKER_METHODS[method]](a, b);
           return true;
         } catch (error) {
           thrown = error;
           return false;
         }
+      },
+      createEvent(tracker) {
+        try {
+          return tracker.createEvent() ?? undefined;
+        } catch (error) {
+          thrown = error;
+          return undefined;
+        }
+      },
+      sendEvent,
+      compare(comparison, oldValue, newValue) {
+        try {
+          return comparison(oldValue, newValue) ? 1 : 0;
+        } catch (error) {
+          thrown = error;
+          return -1;
+        }
+      },
+      // What context validation needs (src/js/value.rs, facts_from); nothing else is read.
+      contextFacts(context) {
+        if (!isObject(context) || isArray(context)) return undefined;
+        const kind = read(context, 'kind');
+        if (kind === 'multi') {
+          let names;
+          try {
+            names = Object.keys(context);
+          } catch {
+            return undefined;
+          }
+          const facts = [kept(read(context, 'key'))];
+          for (const name of names) {
+            if (name === 'kind') continue;
+            let nested;
+            try {
+              nested = context[name];
+            } catch {
+              continue; // an attribute that cannot be read is left out, as JSON would
+            }
+            if (!kept(nested)) continue;
+            let fact = -1;
+            if (isObject(nested) && !isArray(nested)) {
+              const key = read(nested, 'key');
+              fact = typeof key === 'string' && key !== '' ? 1 : 0;
+            }
+            facts.push(name, fact);
+          }
+          return facts;
+        }
+        const key = read(context, 'key');
+        const keyOk = typeof key === 'string' && key !== '' ? '1' : '0';
+        if (typeof kind === 'string') return 's' + keyOk + kind;
+        return (kept(kind) ? 'o' : 'a') + keyOk;
+      },
+      ownEvent,
+      sendOwnEvent(client, ...fields) {
+        return sendEvent(client, ownEvent(...fields));
       },
       takeError() {
         const error = thrown;
@@ -115,7 +295,7 @@ function createApi(wasm) {
       },
       startTimer(ms, id, unref) {
         try {
-          const handle = setTimeout(() => wasm.settlePromise(id, true, undefined), ms);
+          const handle = setTimeout(() => settle(id, true, undefined, NaN), ms);
           if (unref && typeof handle === 'object' && handle !== null && typeof handle.unref === 'function') handle.unref();
           return handle;
         } catch {
@@ -129,10 +309,41 @@ function createApi(wasm) {
           // nothing to stop
         }
       },
-      writeResult: (authoritative, nonAuthoritative) =>
-        nonAuthoritative === undefined ? { authoritative } : { authoritative, nonAuthoritative },
-      result: (origin, success, payload) =>
-        success ? { origin, success, value: payload } : { origin, success, error: payload },
+      // The abort event relayed through a promise whose reaction is registered now, in the
+      // operation's async context (an abort listener runs in whoever called abort()'s).
+      onAbort(signal, id) {
+        try {
+          let fire;
+          new Promise((resolve) => (fire = resolve)).then(() => settle(id, true, read(signal, 'reason'), NaN));
+          const listener = () => {
+            listener.fired = true;
+            fire();
+          };
+          signal.addEventListener('abort', listener);
+          return listener;
+        } catch {
+          return undefined;
+        }
+      },
+      offAbort(signal, listener) {
+        try {
+          signal.removeEventListener('abort', listener);
+        } catch {
+          // a signal that refuses: nothing to remove
+        }
+        return listener.fired === true;
+      },
+      resolveRead(resolve, origin, success, payload) {
+        resolve(success ? { origin, success, value: payload } : { origin, success, error: payload });
+      },
+      resolveWrite(resolve, origin, success, payload, hasSecond, origin2, success2, payload2) {
+        const authoritative = success ? { origin, success, value: payload } : { origin, success, error: payload };
+        if (!hasSecond) return resolve({ authoritative });
+        const nonAuthoritative = success2
+          ? { origin: origin2, success: success2, value: payload2 }
+          : { origin: origin2, success: success2, error: payload2 };
+        resolve({ authoritative, nonAuthoritative });
+      },
     });
     bridged = true;
   }
@@ -167,6 +378,15 @@ function createApi(wasm) {
     return value;
   }
 
+  /** The `signal` of an operation's options (undefined when there is none). */
+  function signalOf(opts) {
+    if (opts === undefined || opts === null) return undefined;
+    if (typeof opts !== 'object') throw new TypeError(`options must be an object, ${describe(opts)}`);
+    const signal = read(opts, 'signal');
+    if (signal === null) throw new TypeError('options.signal must be an AbortSignal, got null');
+    return signal;
+  }
+
   class Migrator {
     #inner;
     constructor(token, inner) {
@@ -175,12 +395,12 @@ function createApi(wasm) {
     }
     read(flagKey, context, defaultStage, payload, options) {
       return new Promise((resolve, reject) =>
-        this.#inner.read(flagKey, context, defaultStage, payload, options, resolve, reject),
+        this.#inner.read(flagKey, context, defaultStage, payload, signalOf(options), resolve, reject),
       );
     }
     write(flagKey, context, defaultStage, payload, options) {
       return new Promise((resolve, reject) =>
-        this.#inner.write(flagKey, context, defaultStage, payload, options, resolve, reject),
+        this.#inner.write(flagKey, context, defaultStage, payload, signalOf(options), resolve, reject),
       );
     }
     stats() {
@@ -267,7 +487,9 @@ function createApi(wasm) {
   /** Evaluates a migration flag: the stage to run and a tracker for the operation. */
   async function migrationVariation(client, flagKey, context, defaultStage) {
     bridge();
-    const result = await wasm.migrationVariation(client, flagKey, context, defaultStage);
+    const result = await new Promise((resolve, reject) =>
+      wasm.migrationVariation(client, flagKey, context, defaultStage, resolve, reject),
+    );
     if (result.tracker instanceof wasm.WasmOpTracker) {
       result.tracker = new OpTracker(INNER, result.tracker);
     }

@@ -54,8 +54,16 @@ pub trait Spawn {
 pub trait HostValue: Clone + 'static {
     /// A short human-readable form, for log lines.
     fn describe(&self) -> String;
-    /// The value as plain data, when it is plain data (contexts and reasons in events).
+    /// The value as plain data, when it is plain data (evaluation reasons in events).
     fn to_json(&self) -> Option<crate::json::Json>;
+    /// What context validation needs of this value read as a context. Hosts whose values are
+    /// the caller's objects read only those facts (the default reads the value as plain data).
+    fn context_facts(&self) -> crate::migration::context::ContextFacts {
+        match self.to_json() {
+            Some(json) => crate::migration::context::ContextFacts::of_json(&json),
+            None => crate::migration::context::ContextFacts::NotAnObject,
+        }
+    }
 }
 
 /// Everything the core asks of its host, bundled.

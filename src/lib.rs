@@ -13,6 +13,7 @@ pub mod json;
 pub mod migration;
 pub mod segments;
 pub mod shared_future;
+pub mod task;
 pub mod text;
 
 #[cfg(target_arch = "wasm32")]

@@ -10,7 +10,6 @@ use std::cell::RefCell;
 
 use js_sys::{Array, Function};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
 use super::value::intern;
 use crate::migration::Stage;
@@ -30,22 +29,9 @@ extern "C" {
     #[wasm_bindgen(method, js_name = awaitValue)]
     fn await_value(this: &Bridge, value: &JsValue, id: u32) -> bool;
 
-    /// The fields of a flag client's answer object in one call, laid out as
-    /// `served_from_fields` in client.rs reads them; a property whose read throws is undefined.
-    #[wasm_bindgen(method, js_name = readAnswer)]
-    fn read_answer(this: &Bridge, answer: &JsValue) -> JsValue;
-
-    /// `f.call(target, a, b)`; false when it threw (the error is kept for `take_error`).
-    #[wasm_bindgen(method, js_name = call)]
-    fn call_method(this: &Bridge, f: &Function, target: &JsValue, a: &JsValue, b: &JsValue) -> bool;
-
     /// The error the last failed `call` threw.
     #[wasm_bindgen(method, js_name = takeError)]
     fn take_error(this: &Bridge) -> JsValue;
-
-    /// `{origin, success: true, value: payload}` or `{origin, success: false, error: payload}`.
-    #[wasm_bindgen(method)]
-    fn result(this: &Bridge, origin: &JsValue, success: bool, payload: &JsValue) -> JsValue;
 
     /// The index in `Stage::ALL` of a value that is one of the six stage strings (the facade
     /// maps the names `stageNames()` gives it), else -1. No string is copied into the wasm.
@@ -68,9 +54,137 @@ extern "C" {
     #[wasm_bindgen(method, js_name = stopTimer)]
     fn stop_timer(this: &Bridge, handle: &JsValue);
 
-    /// `{authoritative}`, or `{authoritative, nonAuthoritative}` when the second is not undefined.
-    #[wasm_bindgen(method, js_name = writeResult)]
-    fn write_result(this: &Bridge, authoritative: &JsValue, non_authoritative: &JsValue) -> JsValue;
+    /// `resolve({origin, success, value | error})`: a read's outcome handed to its promise.
+    #[wasm_bindgen(method, js_name = resolveRead)]
+    fn resolve_read(this: &Bridge, resolve: &Function, origin: &JsValue, success: bool, payload: &JsValue);
+
+    /// `resolve({authoritative, nonAuthoritative?})` from two origin results (the second only
+    /// when `has_second`).
+    #[allow(clippy::too_many_arguments)]
+    #[wasm_bindgen(method, js_name = resolveWrite)]
+    fn resolve_write(
+        this: &Bridge,
+        resolve: &Function,
+        origin: &JsValue,
+        success: bool,
+        payload: &JsValue,
+        has_second: bool,
+        second_origin: &JsValue,
+        second_success: bool,
+        second_payload: &JsValue,
+    );
+
+    /// Relays `signal`'s abort event to `settlePromise(id, true, reason)` through a promise
+    /// whose reaction is registered now (so it runs in the current async context); returns the
+    /// listener for `offAbort`, or undefined when the signal refuses listeners.
+    #[wasm_bindgen(method, js_name = onAbort)]
+    fn on_abort(this: &Bridge, signal: &JsValue, id: u32) -> JsValue;
+
+    /// Removes a listener `onAbort` added; true when it had already fired (its report is on
+    /// the way).
+    #[wasm_bindgen(method, js_name = offAbort)]
+    fn off_abort(this: &Bridge, signal: &JsValue, listener: &JsValue) -> bool;
+
+    /// Calls origin `f(payload, signal)` and reports to `settlePromise(id, ok, value, ms)` —
+    /// synchronously for a plain value or a throw, on settlement for a promise or thenable — with
+    /// the milliseconds from the call to its settlement; a `failure(error)` value reports
+    /// `(false, error)`.
+    #[wasm_bindgen(method, js_name = callOrigin)]
+    fn call_origin(this: &Bridge, f: &Function, payload: &JsValue, signal: &JsValue, id: u32);
+
+    /// `client.migrationVariation(flagKey, context, defaultStage)`, the method looked up now. The
+    /// answer is classified as `answer_code` lays out (an object answer's fields are handed to
+    /// `answerFields(id, …)` first); a promise answer returns `PENDING` and later reports its
+    /// code as `settlePromise(id, ok, reason, code)`. A throw returns the `THREW` code with the
+    /// error kept for `takeError`.
+    #[wasm_bindgen(method, js_name = askClient)]
+    fn ask_client(
+        this: &Bridge,
+        client: &JsValue,
+        flag_key: &JsValue,
+        context: &JsValue,
+        default: &JsValue,
+        id: u32,
+    ) -> i32;
+
+    /// `tracker[TRACKER_METHODS[method]](a, b)`, the method looked up now; false when it threw
+    /// (or is not a function), the error kept for `takeError`.
+    #[wasm_bindgen(method, js_name = trackerCall)]
+    fn tracker_call(this: &Bridge, tracker: &JsValue, method: u32, a: &JsValue, b: &JsValue) -> bool;
+
+    /// `tracker.createEvent()` (looked up now): the event, or undefined when it made none or
+    /// threw (the error kept for `takeError`).
+    #[wasm_bindgen(method, js_name = createEvent)]
+    fn create_event(this: &Bridge, tracker: &JsValue) -> JsValue;
+
+    /// `client.trackMigrationOp(event)`, looked up now: 0 sent, 1 it threw (kept for
+    /// `takeError`), 2 the client has no such method now.
+    #[wasm_bindgen(method, js_name = sendEvent)]
+    fn send_event(this: &Bridge, client: &JsValue, event: &JsValue) -> i32;
+
+    /// `comparison(old, new)` as 1 (truthy) or 0; -1 when it threw (kept for `takeError`).
+    #[wasm_bindgen(method)]
+    fn compare(this: &Bridge, comparison: &Function, old: &JsValue, new: &JsValue) -> i32;
+
+    /// The facts about a context that validation needs (see `context_facts` in value.rs for the
+    /// layout); nothing else of the context is read.
+    #[wasm_bindgen(method, js_name = contextFacts)]
+    fn context_facts(this: &Bridge, context: &JsValue) -> JsValue;
+
+    /// Builds a `migration_op` event from fields the core laid out (a NaN number or a negative
+    /// `consistent` is a field left out) with the caller's own context object, and hands it to
+    /// `client.trackMigrationOp` (looked up now): 0 sent, 1 it threw (kept for `takeError`),
+    /// 2 the client has no such method now.
+    #[allow(clippy::too_many_arguments)]
+    #[wasm_bindgen(method, js_name = sendOwnEvent)]
+    fn send_own_event(
+        this: &Bridge,
+        client: &JsValue,
+        creation_date: f64,
+        operation: &JsValue,
+        context: &JsValue,
+        flag_key: &JsValue,
+        value: &JsValue,
+        default: &JsValue,
+        reason: &JsValue,
+        variation: f64,
+        version: f64,
+        sampling_ratio: f64,
+        invoked: u32,
+        consistent: i32,
+        check_ratio: f64,
+        latency_old: f64,
+        latency_new: f64,
+        errors: u32,
+    ) -> i32;
+
+    /// The same event as `sendOwnEvent` builds, returned instead of sent.
+    #[allow(clippy::too_many_arguments)]
+    #[wasm_bindgen(method, js_name = ownEvent)]
+    fn own_event(
+        this: &Bridge,
+        creation_date: f64,
+        operation: &JsValue,
+        context: &JsValue,
+        flag_key: &JsValue,
+        value: &JsValue,
+        default: &JsValue,
+        reason: &JsValue,
+        variation: f64,
+        version: f64,
+        sampling_ratio: f64,
+        invoked: u32,
+        consistent: i32,
+        check_ratio: f64,
+        latency_old: f64,
+        latency_new: f64,
+        errors: u32,
+    ) -> JsValue;
+
+    /// Classifies an evaluation object the caller built as `askClient` classifies an answer
+    /// (its fields handed to `answerFields(id, …)`).
+    #[wasm_bindgen(method, js_name = readAnswer)]
+    fn read_answer(this: &Bridge, answer: &JsValue, id: u32) -> i32;
 }
 
 thread_local! {
@@ -100,20 +214,177 @@ pub fn await_value(value: &JsValue, id: u32) -> bool {
     with(|b| b.await_value(value, id)).unwrap_or(false)
 }
 
-/// A read's (or a write side's) result object.
-pub fn result(origin: &JsValue, success: bool, payload: &JsValue) -> JsValue {
-    with(|b| b.result(origin, success, payload)).unwrap_or(JsValue::UNDEFINED)
+/// Resolves a read's promise with its result object.
+pub fn resolve_read(resolve: &Function, origin: &JsValue, success: bool, payload: &JsValue) {
+    with(|b| b.resolve_read(resolve, origin, success, payload));
 }
 
-/// A write's result object (`non_authoritative` undefined when only one side ran).
-pub fn write_result(authoritative: &JsValue, non_authoritative: &JsValue) -> JsValue {
-    with(|b| b.write_result(authoritative, non_authoritative)).unwrap_or(JsValue::UNDEFINED)
+/// One origin's part of a write result: origin, success, value or error.
+pub type Side<'a> = (&'a JsValue, bool, &'a JsValue);
+
+/// Resolves a write's promise with its result object.
+pub fn resolve_write(resolve: &Function, first: Side<'_>, second: Option<Side<'_>>) {
+    let none = JsValue::UNDEFINED;
+    let (o2, s2, p2) = second.unwrap_or((&none, false, &none));
+    with(|b| b.resolve_write(resolve, first.0, first.1, first.2, second.is_some(), o2, s2, p2));
 }
 
-/// The fields of a flag client's answer object (see `served_from_fields` in client.rs).
-pub fn read_answer(answer: &JsValue) -> Option<Array> {
-    with(|b| b.read_answer(answer))?.dyn_into::<Array>().ok()
+/// Relays `signal`'s abort to slot `id`; the listener to remove later, if one was added.
+pub fn on_abort(signal: &JsValue, id: u32) -> Option<JsValue> {
+    with(|b| b.on_abort(signal, id)).filter(|l| !l.is_undefined())
 }
+
+/// Removes an abort relay; true when it had already fired.
+pub fn off_abort(signal: &JsValue, listener: &JsValue) -> bool {
+    with(|b| b.off_abort(signal, listener)).unwrap_or(false)
+}
+
+/// Calls an origin; it reports to slot `id`.
+pub fn call_origin(f: &Function, payload: &JsValue, signal: &JsValue, id: u32) {
+    with(|b| b.call_origin(f, payload, signal, id));
+}
+
+/// Asks a flag client for a stage; see `Bridge::ask_client`.
+pub fn ask_client(client: &JsValue, flag_key: &JsValue, context: &JsValue, default: &JsValue, id: u32) -> i32 {
+    with(|b| b.ask_client(client, flag_key, context, default, id)).unwrap_or(ANSWER_THREW)
+}
+
+/// The error the last failed bridge call kept.
+pub fn take_error() -> JsValue {
+    with(Bridge::take_error).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// Calls tracker method number `method` (in `TRACKER_METHODS` order); `Err` carries the throw.
+pub fn tracker_call(tracker: &JsValue, method: u32, a: &JsValue, b: &JsValue) -> Result<(), JsValue> {
+    match with(|bridge| bridge.tracker_call(tracker, method, a, b)) {
+        Some(false) => Err(take_error()),
+        _ => Ok(()),
+    }
+}
+
+/// The event an external tracker made: `Ok(None)` when it made none, `Err` when it threw.
+pub fn create_event(tracker: &JsValue) -> Result<Option<JsValue>, JsValue> {
+    let event = with(|b| b.create_event(tracker)).unwrap_or(JsValue::UNDEFINED);
+    if !event.is_undefined() {
+        return Ok(Some(event));
+    }
+    let error = take_error();
+    if error.is_undefined() {
+        Ok(None)
+    } else {
+        Err(error)
+    }
+}
+
+/// Hands an event to the client's `trackMigrationOp`; `Err` carries its throw.
+pub fn send_event(client: &JsValue, event: &JsValue) -> Result<(), JsValue> {
+    match with(|b| b.send_event(client, event)) {
+        Some(1) => Err(take_error()),
+        _ => Ok(()),
+    }
+}
+
+/// A comparison's answer; `Err` carries its throw.
+pub fn compare(comparison: &Function, old: &JsValue, new: &JsValue) -> Result<bool, JsValue> {
+    match with(|b| b.compare(comparison, old, new)) {
+        Some(-1) => Err(take_error()),
+        Some(answer) => Ok(answer == 1),
+        None => Ok(false),
+    }
+}
+
+/// What validation reads of a context.
+pub fn context_facts(context: &JsValue) -> JsValue {
+    with(|b| b.context_facts(context)).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// The fields of an own event, as `Bridge::send_own_event` takes them after the client.
+pub struct OwnEventFields<'a> {
+    pub creation_date: f64,
+    pub operation: &'a JsValue,
+    pub context: &'a JsValue,
+    pub flag_key: &'a JsValue,
+    pub value: &'a JsValue,
+    pub default: &'a JsValue,
+    pub reason: &'a JsValue,
+    pub variation: f64,
+    pub version: f64,
+    pub sampling_ratio: f64,
+    /// Bit 0: old invoked, bit 1: new invoked.
+    pub invoked: u32,
+    pub consistent: i32,
+    pub check_ratio: f64,
+    pub latency: [f64; 2],
+    /// Bit 0: old errored, bit 1: new errored.
+    pub errors: u32,
+}
+
+/// Builds and sends an own event; see `Bridge::send_own_event`.
+pub fn send_own_event(client: &JsValue, f: &OwnEventFields<'_>) -> i32 {
+    let [latency_old, latency_new] = f.latency;
+    with(|b| {
+        b.send_own_event(
+            client,
+            f.creation_date,
+            f.operation,
+            f.context,
+            f.flag_key,
+            f.value,
+            f.default,
+            f.reason,
+            f.variation,
+            f.version,
+            f.sampling_ratio,
+            f.invoked,
+            f.consistent,
+            f.check_ratio,
+            latency_old,
+            latency_new,
+            f.errors,
+        )
+    })
+    .unwrap_or(2)
+}
+
+/// The event `send_own_event` would send.
+pub fn own_event(f: &OwnEventFields<'_>) -> JsValue {
+    let [latency_old, latency_new] = f.latency;
+    with(|b| {
+        b.own_event(
+            f.creation_date,
+            f.operation,
+            f.context,
+            f.flag_key,
+            f.value,
+            f.default,
+            f.reason,
+            f.variation,
+            f.version,
+            f.sampling_ratio,
+            f.invoked,
+            f.consistent,
+            f.check_ratio,
+            latency_old,
+            latency_new,
+            f.errors,
+        )
+    })
+    .unwrap_or(JsValue::UNDEFINED)
+}
+
+/// Classifies an evaluation object; see `Bridge::read_answer`.
+pub fn read_answer(answer: &JsValue, id: u32) -> i32 {
+    with(|b| b.read_answer(answer, id)).unwrap_or(ANSWER_NOT_A_STAGE)
+}
+
+/// `askClient` codes: 0–5 a stage (index in `Stage::ALL`), then these; `ANSWER_TAKES_EVENTS`
+/// is added when the client had a `trackMigrationOp` method when it was asked.
+pub const ANSWER_NOT_A_STAGE: i32 = 6;
+pub const ANSWER_OBJECT: i32 = 7;
+pub const ANSWER_THREW: i32 = 8;
+pub const ANSWER_TAKES_EVENTS: i32 = 16;
+/// The answer is a promise: its code arrives through the slot.
+pub const ANSWER_PENDING: i32 = -1;
 
 /// A store's membership answer as a frozen null-prototype object of its boolean entries.
 pub fn copy_membership(answer: &JsValue) -> Option<JsValue> {
@@ -140,11 +411,6 @@ pub fn stage_names() -> Array {
 pub fn stage(value: &JsValue) -> Option<Stage> {
     let index = with(|b| b.stage(value))?;
     usize::try_from(index).ok().and_then(|i| Stage::ALL.get(i).copied())
-}
-
-/// `f.call(target, a, b)` for a method whose result is not needed; `Err` carries what it threw.
-pub fn call_method(f: &Function, target: &JsValue, a: &JsValue, b: &JsValue) -> Result<(), JsValue> {
-    with(|bridge| if bridge.call_method(f, target, a, b) { Ok(()) } else { Err(bridge.take_error()) }).unwrap_or(Ok(()))
 }
 
 /// Whether the bridge is installed.

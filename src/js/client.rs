@@ -1,48 +1,133 @@
 //! A JavaScript `MigrationClient` and a flag system's own tracker as core trait objects.
+//!
+//! Both hold only the caller's object: every method is looked up on it when it is called (a stub
+//! installed after `build()` takes effect on the next operation), by the bridge, in the same
+//! call that invokes it.
+
+use std::cell::RefCell;
 
 use futures::future::LocalBoxFuture;
 use futures::FutureExt;
-use js_sys::{Array, Function};
 use wasm_bindgen::prelude::*;
 
-use super::bridge;
-use super::promise::settle;
-use super::value::{finite, flag_key_js, got, integer, intern, method, to_js, type_error};
+use super::bridge::{self, ANSWER_NOT_A_STAGE, ANSWER_OBJECT, ANSWER_PENDING, ANSWER_TAKES_EVENTS, ANSWER_THREW};
+use super::event::send_own_event;
+use super::promise::Wait;
+use super::value::{finite_f64, flag_key_js, got, integer_f64, intern, method, type_error};
 use crate::migration::{
     ExternalTracker, MigrationClient, OfferedTracker, Operation, Origin, OutgoingEvent, ServedEvaluation, Stage,
 };
 
 pub struct JsClient {
     target: JsValue,
-    variation: Function,
-    track: Option<Function>,
 }
 
 impl JsClient {
     pub fn from_js(client: &JsValue) -> Result<Self, JsValue> {
-        let variation = method(client, "migrationVariation").ok_or_else(|| {
+        method(client, "migrationVariation").ok_or_else(|| {
             type_error(&format!("client must be an object with a migrationVariation method, {}", got(client)))
         })?;
-        Ok(JsClient { target: client.clone(), variation, track: method(client, "trackMigrationOp") })
+        Ok(JsClient { target: client.clone() })
     }
 }
 
-fn stage_of(value: &JsValue) -> Option<Stage> {
-    bridge::stage(value)
+/// An answer object's fields as the bridge's `readAnswer` hands them over.
+struct AnswerFields {
+    stage: i32,
+    variation: f64,
+    reason: JsValue,
+    version: f64,
+    check_ratio: f64,
+    sampling_ratio: f64,
+    tracker: JsValue,
+    /// Index in the tracker method list of the first one that is not a function; -1: none.
+    missing: i32,
 }
 
-/// Reads what `migrationVariation` returned: a stage string, or a `StageEvaluation` object.
+thread_local! {
+    /// Answer objects read by the bridge, by slot id, until the waiting operation takes them.
+    static ANSWERS: RefCell<Vec<(u32, AnswerFields)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Called by the bridge with the fields of a flag client's answer object (each read in its own
+/// `try`: a property whose read throws is undefined). `stage` is the served value's index in
+/// `Stage::ALL`, or -1.
+#[allow(clippy::too_many_arguments)]
+#[wasm_bindgen(js_name = answerFields)]
+pub fn answer_fields(
+    id: u32,
+    stage: i32,
+    variation: f64,
+    reason: JsValue,
+    version: f64,
+    check_ratio: f64,
+    sampling_ratio: f64,
+    tracker: JsValue,
+    missing: i32,
+) {
+    let fields = AnswerFields { stage, variation, reason, version, check_ratio, sampling_ratio, tracker, missing };
+    ANSWERS.with(|a| a.borrow_mut().push((id, fields)));
+}
+
+fn take_fields(id: u32) -> Option<AnswerFields> {
+    ANSWERS.with(|a| {
+        let mut a = a.borrow_mut();
+        let at = a.iter().position(|(i, _)| *i == id)?;
+        Some(a.swap_remove(at).1)
+    })
+}
+
+/// The tracker methods, in the order the bridge's `TRACKER_METHODS` lists them.
+const TRACKER_METHODS: [&str; 6] = ["op", "invoked", "latency", "error", "consistency", "createEvent"];
+
+fn stage_at(index: i32) -> Option<Stage> {
+    usize::try_from(index).ok().and_then(|i| Stage::ALL.get(i).copied())
+}
+
+fn served_from_fields(f: AnswerFields) -> ServedEvaluation<JsValue> {
+    let tracker = if f.tracker.is_undefined() {
+        None
+    } else if let Some(missing) = usize::try_from(f.missing).ok().and_then(|i| TRACKER_METHODS.get(i)) {
+        Some(OfferedTracker::Unusable { missing: (*missing).to_string() })
+    } else {
+        Some(OfferedTracker::Usable(Box::new(JsExternalTracker { target: f.tracker })))
+    };
+    ServedEvaluation {
+        value: stage_at(f.stage),
+        variation: integer_f64(f.variation),
+        reason: (!f.reason.is_undefined()).then_some(f.reason),
+        version: integer_f64(f.version),
+        check_ratio: finite_f64(f.check_ratio),
+        sampling_ratio: finite_f64(f.sampling_ratio),
+        tracker,
+        takes_events: None,
+    }
+}
+
+/// What an answer code (and, for objects, the fields handed over for slot `id`) says.
+fn served_from_code(code: i32, id: u32) -> Result<ServedEvaluation<JsValue>, JsValue> {
+    let takes_events = code & ANSWER_TAKES_EVENTS != 0;
+    let code = code & !ANSWER_TAKES_EVENTS;
+    let mut served = match code {
+        ANSWER_THREW => return Err(bridge::take_error()),
+        ANSWER_OBJECT => match take_fields(id) {
+            Some(fields) => served_from_fields(fields),
+            None => ServedEvaluation::stage(None),
+        },
+        ANSWER_NOT_A_STAGE => ServedEvaluation::stage(None),
+        index => ServedEvaluation::stage(stage_at(index)),
+    };
+    served.takes_events = Some(takes_events);
+    Ok(served)
+}
+
+/// Reads an evaluation object the caller built by hand (`new OpTracker(…, evaluation, …)`).
 pub fn served_from(answer: &JsValue) -> ServedEvaluation<JsValue> {
-    if answer.is_string() {
-        return ServedEvaluation::stage(stage_of(answer));
-    }
-    if !answer.is_object() {
-        return ServedEvaluation::stage(None);
-    }
-    match bridge::read_answer(answer) {
-        Some(fields) => served_from_fields(&fields),
-        None => ServedEvaluation::stage(None),
-    }
+    let wait = Wait::new();
+    let id = wait.id();
+    let code = bridge::read_answer(answer, id);
+    wait.release();
+    served_from_code(code, id).unwrap_or_else(|_| ServedEvaluation::stage(None))
 }
 
 impl MigrationClient<JsValue> for JsClient {
@@ -52,33 +137,35 @@ impl MigrationClient<JsValue> for JsClient {
         context: &JsValue,
         default: Stage,
     ) -> LocalBoxFuture<'static, Result<ServedEvaluation<JsValue>, JsValue>> {
-        let answer = self.variation.call3(&self.target, &flag_key_js(flag_key), context, intern(default.as_str()));
-        match answer {
-            Err(e) => futures::future::ready(Err(e)).boxed_local(),
-            Ok(answer) => settle(answer).map(|r| r.map(|a| served_from(&a))).boxed_local(),
+        let mut wait = Wait::new();
+        let id = wait.id();
+        let code = bridge::ask_client(&self.target, &flag_key_js(flag_key), context, intern(default.as_str()), id);
+        if code != ANSWER_PENDING {
+            wait.release();
+            return futures::future::ready(served_from_code(code, id)).boxed_local();
         }
+        if let Some((settled, code)) = wait.take_now() {
+            return futures::future::ready(settled.and_then(|_| served_from_code(code as i32, id))).boxed_local();
+        }
+        wait.map(move |(settled, code)| settled.and_then(|_| served_from_code(code as i32, id))).boxed_local()
     }
 
     fn tracks_events(&self) -> bool {
-        self.track.is_some()
+        method(&self.target, "trackMigrationOp").is_some()
     }
 
     fn track_migration_op(&self, event: OutgoingEvent<JsValue>) -> Result<(), JsValue> {
-        let Some(track) = &self.track else {
-            return Ok(());
-        };
-        let event = match event {
-            OutgoingEvent::Own(e) => to_js(&e.to_json()),
-            OutgoingEvent::External(e) => e,
-        };
-        track.call1(&self.target, &event).map(|_| ())
+        match event {
+            OutgoingEvent::Own(e) => send_own_event(&self.target, &e),
+            OutgoingEvent::External(event) => bridge::send_event(&self.target, &event),
+        }
     }
 }
 
 type Check = Box<dyn FnMut() -> Result<bool, JsValue>>;
 
 thread_local! {
-    static CHECKS: std::cell::RefCell<Vec<Check>> = const { std::cell::RefCell::new(Vec::new()) };
+    static CHECKS: RefCell<Vec<Check>> = const { RefCell::new(Vec::new()) };
     static CHECK_FN: Closure<dyn FnMut() -> Result<bool, JsValue>> = Closure::new(run_current_check);
 }
 
@@ -93,82 +180,45 @@ fn run_current_check() -> Result<bool, JsValue> {
     result
 }
 
-/// What the bridge's `readAnswer` lays out, in this order (js/api.js builds the same list):
-/// `value, variationIndex, reason` (when an object), `flagVersion, checkRatio, samplingRatio,
-/// tracker` (unless null), the name of the first of the six tracker methods that is not a
-/// function (if any), then the six methods.
-fn served_from_fields(fields: &Array) -> ServedEvaluation<JsValue> {
-    let at = |i: u32| fields.get_unchecked(i);
-    let tracker = at(6);
-    let tracker = if tracker.is_undefined() {
-        None
-    } else if let Some(missing) = at(7).as_string() {
-        Some(OfferedTracker::Unusable { missing })
-    } else {
-        let method = |i: u32| at(i).unchecked_into::<Function>();
-        Some(OfferedTracker::Usable(Box::new(JsExternalTracker {
-            target: tracker,
-            op: method(8),
-            invoked: method(9),
-            latency: method(10),
-            error: method(11),
-            consistency: method(12),
-            create_event: method(13),
-        })))
-    };
-    let reason = at(2);
-    ServedEvaluation {
-        value: stage_of(&at(0)),
-        variation: integer(&at(1)),
-        reason: (!reason.is_undefined()).then_some(reason),
-        version: integer(&at(3)),
-        check_ratio: finite(&at(4)),
-        sampling_ratio: finite(&at(5)),
-        tracker,
-    }
-}
-
-/// LaunchDarkly's `LDMigrationTracker` shape.
+/// LaunchDarkly's `LDMigrationTracker` shape: the object alone, its methods read at each call.
 pub struct JsExternalTracker {
     target: JsValue,
-    op: Function,
-    invoked: Function,
-    latency: Function,
-    error: Function,
-    consistency: Function,
-    create_event: Function,
 }
 
 fn origin_js(origin: Origin) -> &'static JsValue {
     intern(origin.as_str())
 }
 
+impl JsExternalTracker {
+    fn call(&self, method: u32, a: &JsValue, b: &JsValue) -> Result<(), JsValue> {
+        bridge::tracker_call(&self.target, method, a, b)
+    }
+}
+
 impl ExternalTracker<JsValue> for JsExternalTracker {
     fn op(&self, op: Operation) -> Result<(), JsValue> {
-        bridge::call_method(&self.op, &self.target, intern(op.as_str()), &JsValue::UNDEFINED)
+        self.call(0, intern(op.as_str()), &JsValue::UNDEFINED)
     }
     fn invoked(&self, origin: Origin) -> Result<(), JsValue> {
-        bridge::call_method(&self.invoked, &self.target, origin_js(origin), &JsValue::UNDEFINED)
+        self.call(1, origin_js(origin), &JsValue::UNDEFINED)
     }
     fn latency(&self, origin: Origin, ms: f64) -> Result<(), JsValue> {
-        bridge::call_method(&self.latency, &self.target, origin_js(origin), &JsValue::from_f64(ms))
+        self.call(2, origin_js(origin), &JsValue::from_f64(ms))
     }
     fn error(&self, origin: Origin) -> Result<(), JsValue> {
-        bridge::call_method(&self.error, &self.target, origin_js(origin), &JsValue::UNDEFINED)
+        self.call(3, origin_js(origin), &JsValue::UNDEFINED)
     }
     fn consistency(&self, check: Box<dyn FnMut() -> Result<bool, JsValue>>) -> Result<(), JsValue> {
         // The tracker calls `check` synchronously, if at all. One long-lived JavaScript function
         // runs whichever check is on top of a stack (checks may nest through re-entrant calls),
         // instead of a new wasm closure per operation.
         CHECKS.with(|c| c.borrow_mut().push(check));
-        let called =
-            CHECK_FN.with(|f| bridge::call_method(&self.consistency, &self.target, f.as_ref(), &JsValue::UNDEFINED));
+        let called = CHECK_FN.with(|f| self.call(4, f.as_ref(), &JsValue::UNDEFINED));
         CHECKS.with(|c| c.borrow_mut().pop());
         called
     }
     fn create_event(&self) -> Result<Option<JsValue>, JsValue> {
-        let event = self.create_event.call0(&self.target)?;
-        Ok((!event.is_undefined() && !event.is_null()).then_some(event))
+        bridge::create_event(&self.target)
     }
     fn handle(&self) -> JsValue {
         self.target.clone()

@@ -97,11 +97,13 @@ impl Logger for ConsoleLogger {
     }
 }
 
-struct MicrotaskSpawn;
+/// Background tasks (the status poller) run on `crate::task`: polled at once, then wherever
+/// they are woken — in the async context of whoever spawned them.
+struct TaskSpawn;
 
-impl Spawn for MicrotaskSpawn {
+impl Spawn for TaskSpawn {
     fn spawn(&self, task: LocalBoxFuture<'static, ()>) {
-        wasm_bindgen_futures::spawn_local(task);
+        crate::task::spawn(task);
     }
 }
 
@@ -110,7 +112,7 @@ struct HostParts {
     clock: Rc<JsClock>,
     sleep: Rc<JsSleep>,
     random: Rc<JsRandom>,
-    spawn: Rc<MicrotaskSpawn>,
+    spawn: Rc<TaskSpawn>,
     console: Rc<ConsoleLogger>,
 }
 
@@ -119,7 +121,7 @@ thread_local! {
         clock: Rc::new(JsClock),
         sleep: Rc::new(JsSleep),
         random: Rc::new(JsRandom::seeded()),
-        spawn: Rc::new(MicrotaskSpawn),
+        spawn: Rc::new(TaskSpawn),
         console: Rc::new(ConsoleLogger),
     };
 }

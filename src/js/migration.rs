@@ -11,11 +11,9 @@ use wasm_bindgen::JsCast;
 use super::bridge;
 use super::client::JsClient;
 use super::host::js_host;
-use super::promise::{complete, settle};
+use super::promise::{settle_with, Wait};
 use super::signal::{abort_future, as_signal, dom_exception, AbortController, AbortSignal};
-use super::value::{
-    as_failure, failure_brand, flag_key_text, get, got, intern, range_error, string_of, to_js, type_error,
-};
+use super::value::{failure_brand, flag_key_text, got, intern, range_error, string_of, to_js, type_error};
 use crate::host::Host;
 use crate::migration::{
     ArgumentError, CallControl, Comparison, DefaultStage, Migrator, MigratorBuilder, OperationRequest, OperationResult,
@@ -55,10 +53,10 @@ impl CallControl<JsValue> for JsCallControl {
     }
 }
 
-/// An origin function `(payload, signal) => value | Promise<value>`.
+/// An origin function `(payload, signal) => value | Promise<value>`, called by the bridge, which
+/// times it where it settles and reads a `failure(error)` value as a failure.
 struct JsOrigin {
     f: Function,
-    brand: JsValue,
     /// Given to calls that cannot be cancelled: never aborts, made once.
     idle_signal: AbortSignal,
 }
@@ -71,21 +69,16 @@ impl OriginFn<JsValue> for JsOrigin {
         } else {
             (self.idle_signal.clone(), None)
         };
-        let payload = payload.cloned().unwrap_or(JsValue::UNDEFINED);
-        let brand = self.brand.clone();
-        let outcome = match self.f.call2(&JsValue::UNDEFINED, &payload, &signal) {
-            Err(thrown) => futures::future::ready(Err(thrown)).boxed_local(),
-            Ok(value) => settle(value)
-                .map(move |r| {
-                    let value = r?;
-                    match as_failure(&value, &brand) {
-                        Some(error) => Err(error),
-                        None => Ok(value),
-                    }
-                })
-                .boxed_local(),
+        let mut wait = Wait::new();
+        bridge::call_origin(&self.f, payload.unwrap_or(&JsValue::UNDEFINED), &signal, wait.id());
+        let outcome = match wait.take_now() {
+            Some((settled, ms)) => futures::future::ready((settled, Some(ms))).boxed_local(),
+            None => wait.map(|(settled, ms)| (settled, Some(ms))).boxed_local(),
         };
         OriginCall { outcome, control: Box::new(JsCallControl(controller)) }
+    }
+    fn timed_by_host(&self) -> bool {
+        true
     }
 }
 
@@ -93,7 +86,7 @@ struct JsComparison(Function);
 
 impl Comparison<JsValue> for JsComparison {
     fn compare(&self, old: &JsValue, new: &JsValue) -> Result<bool, JsValue> {
-        self.0.call2(&JsValue::UNDEFINED, old, new).map(|v| v.is_truthy())
+        bridge::compare(&self.0, old, new)
     }
 }
 
@@ -152,11 +145,7 @@ impl WasmMigratorBuilder {
     }
 
     fn origin(&self, value: &JsValue, name: &str) -> Result<Rc<dyn OriginFn<JsValue>>, JsValue> {
-        Ok(Rc::new(JsOrigin {
-            f: function(value, name)?,
-            brand: failure_brand(),
-            idle_signal: self.idle_signal.clone(),
-        }))
+        Ok(Rc::new(JsOrigin { f: function(value, name)?, idle_signal: self.idle_signal.clone() }))
     }
 
     pub fn read(&self, old: JsValue, new: JsValue, comparison: JsValue) -> Result<(), JsValue> {
@@ -195,11 +184,12 @@ pub struct WasmMigrator {
     inner: Migrator<JsValue>,
 }
 
-fn result_object(r: OperationResult<JsValue>) -> JsValue {
+/// One origin's result as the bridge's result objects take it.
+fn side(r: &OperationResult<JsValue>) -> bridge::Side<'_> {
     let origin = intern(r.origin.as_str());
     match &r.result {
-        Ok(value) => bridge::result(origin, true, value),
-        Err(error) => bridge::result(origin, false, error),
+        Ok(value) => (origin, true, value),
+        Err(error) => (origin, false, error),
     }
 }
 
@@ -216,19 +206,13 @@ fn request(
     context: JsValue,
     default: JsValue,
     payload: JsValue,
-    options: JsValue,
+    signal: Option<AbortSignal>,
 ) -> Result<OperationRequest<JsValue>, JsValue> {
     let flag_key = flag_key_text(&flag_key)?;
-    let abort = if options.is_undefined() || options.is_null() {
-        None
-    } else if !options.is_object() {
-        return Err(type_error(&format!("options must be an object, {}", got(&options))));
-    } else {
-        let signal = get(&options, "signal");
-        if signal.is_undefined() {
-            None
-        } else {
-            let signal = as_signal(&signal)
+    let abort = match signal {
+        None => None,
+        Some(signal) => {
+            let signal = as_signal(signal.as_ref())
                 .ok_or_else(|| type_error(&format!("options.signal must be an AbortSignal, {}", got(&signal))))?;
             Some(abort_future(signal))
         }
@@ -238,7 +222,8 @@ fn request(
 
 #[wasm_bindgen]
 impl WasmMigrator {
-    /// Runs a read and reports to `resolve`/`reject` (the facade's promise executor).
+    /// Runs a read and reports to `resolve`/`reject` (the facade's promise executor). The
+    /// facade passes `options.signal` (undefined when there is none).
     #[allow(clippy::too_many_arguments)]
     pub fn read(
         &self,
@@ -246,12 +231,15 @@ impl WasmMigrator {
         context: JsValue,
         default_stage: JsValue,
         payload: JsValue,
-        options: JsValue,
+        signal: Option<AbortSignal>,
         resolve: Function,
         reject: Function,
     ) {
-        let op = request(flag_key, context, default_stage, payload, options).map(|request| self.inner.read(request));
-        complete(async move { op?.await.map(result_object) }, resolve, reject);
+        let op = request(flag_key, context, default_stage, payload, signal).map(|request| self.inner.read(request));
+        settle_with(async move { op?.await }, resolve, reject, |resolve, r| {
+            let (origin, success, payload) = side(&r);
+            bridge::resolve_read(resolve, origin, success, payload);
+        });
     }
 
     /// Runs a write and reports to `resolve`/`reject` (the facade's promise executor).
@@ -262,18 +250,14 @@ impl WasmMigrator {
         context: JsValue,
         default_stage: JsValue,
         payload: JsValue,
-        options: JsValue,
+        signal: Option<AbortSignal>,
         resolve: Function,
         reject: Function,
     ) {
-        let op = request(flag_key, context, default_stage, payload, options).map(|request| self.inner.write(request));
-        let op = async move {
-            let w = op?.await?;
-            let authoritative = result_object(w.authoritative);
-            let non_authoritative = w.non_authoritative.map(result_object);
-            Ok(bridge::write_result(&authoritative, non_authoritative.as_ref().unwrap_or(&JsValue::UNDEFINED)))
-        };
-        complete(op, resolve, reject);
+        let op = request(flag_key, context, default_stage, payload, signal).map(|request| self.inner.write(request));
+        settle_with(async move { op?.await }, resolve, reject, |resolve, w| {
+            bridge::resolve_write(resolve, side(&w.authoritative), w.non_authoritative.as_ref().map(side));
+        });
     }
 
     pub fn stats(&self) -> Result<JsValue, JsValue> {

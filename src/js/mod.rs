@@ -3,6 +3,7 @@
 
 mod bridge;
 mod client;
+mod event;
 mod host;
 mod migration;
 mod promise;

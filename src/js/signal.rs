@@ -1,13 +1,11 @@
 //! AbortController / AbortSignal / DOMException, and the caller's signal as a core abort future.
 
-use std::cell::RefCell;
-use std::rc::Rc;
-
-use futures::channel::oneshot;
 use futures::FutureExt;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+use super::bridge;
+use super::promise::Wait;
 use crate::migration::AbortFuture;
 
 #[wasm_bindgen]
@@ -29,10 +27,6 @@ extern "C" {
     fn aborted(this: &AbortSignal) -> Result<bool, JsValue>;
     #[wasm_bindgen(method, getter, catch)]
     fn reason(this: &AbortSignal) -> Result<JsValue, JsValue>;
-    #[wasm_bindgen(method, catch, js_name = addEventListener)]
-    fn add_listener(this: &AbortSignal, kind: &str, listener: &js_sys::Function) -> Result<(), JsValue>;
-    #[wasm_bindgen(method, catch, js_name = removeEventListener)]
-    fn remove_listener(this: &AbortSignal, kind: &str, listener: &js_sys::Function) -> Result<(), JsValue>;
 
     #[wasm_bindgen(js_name = DOMException)]
     type DomException;
@@ -62,44 +56,27 @@ pub fn as_signal(value: &JsValue) -> Option<AbortSignal> {
     Some(signal.clone())
 }
 
-/// Removes the abort listener when the operation finishes first.
-struct Listener {
-    signal: AbortSignal,
-    closure: Closure<dyn FnMut()>,
-}
-
-impl Drop for Listener {
-    fn drop(&mut self) {
-        let _ = self.signal.remove_listener("abort", self.closure.as_ref().unchecked_ref());
-    }
-}
-
 /// A future that resolves with the abort reason when `signal` aborts (at once if it already has).
+///
+/// The bridge relays the abort event through a promise whose reaction it registers now, so the
+/// operation goes on in its own caller's async context, not in that of whoever called `abort()`.
+/// The listener is removed when the future is dropped first.
 pub fn abort_future(signal: AbortSignal) -> AbortFuture<JsValue> {
     if signal.aborted().unwrap_or(false) {
         let reason = abort_reason(&signal);
         return async move { reason }.boxed_local();
     }
-    let (tx, rx) = oneshot::channel::<JsValue>();
-    let tx = Rc::new(RefCell::new(Some(tx)));
-    let s = signal.clone();
-    let closure = Closure::<dyn FnMut()>::new(move || {
-        if let Some(tx) = tx.borrow_mut().take() {
-            let _ = tx.send(abort_reason(&s));
-        }
-    });
-    if signal.add_listener("abort", closure.as_ref().unchecked_ref()).is_err() {
+    let wait = Wait::new();
+    let Some(listener) = bridge::on_abort(&signal, wait.id()) else {
         // A signal that refuses listeners can never be seen to abort.
         return futures::future::pending().boxed_local();
-    }
-    let listener = Listener { signal, closure };
+    };
+    let s = signal.clone();
+    // Removed before it fired, the relay will not report: its slot is free again.
+    let wait = wait.on_cancel(move || !bridge::off_abort(&s, &listener));
     async move {
-        let reason = rx.await;
-        drop(listener);
-        match reason {
-            Ok(reason) => reason,
-            Err(_) => futures::future::pending().await,
-        }
+        let _ = wait.await;
+        abort_reason(&signal)
     }
     .boxed_local()
 }

@@ -3,14 +3,16 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use js_sys::{Function, Object, Promise};
+use js_sys::{Function, Object};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::client::{served_from, JsClient};
+use super::event::event_object;
 use super::host::js_host;
 use super::migration::{default_stage as parse_default_stage, stage_arg};
-use super::value::{flag_key_text, got, intern, range_error, set, to_js, type_error};
+use super::promise::complete;
+use super::value::{flag_key_text, got, intern, range_error, set, type_error};
 use crate::host::Host;
 use crate::migration::client::migration_variation as evaluate;
 use crate::migration::{OpTracker, Operation, Origin, Tracking};
@@ -101,7 +103,7 @@ impl WasmOpTracker {
     pub fn build(&self) -> Result<JsValue, JsValue> {
         let event = self.inner.borrow().build(self.host.clock.epoch_ms());
         match event {
-            Ok(event) => Ok(to_js(&event.to_json())),
+            Ok(event) => Ok(event_object(&event)),
             Err(e) => Err(js_sys::Error::new(&e.to_string()).into()),
         }
     }
@@ -109,27 +111,37 @@ impl WasmOpTracker {
 
 /// `migrationVariation(client, flagKey, context, defaultStage)` → `{stage, tracker}`, where the
 /// tracker is a `WasmOpTracker` or the flag system's own tracker object.
+/// Reports to `resolve`/`reject` (the facade's promise executor).
 #[wasm_bindgen(js_name = migrationVariation)]
-pub fn migration_variation(client: JsValue, flag_key: JsValue, context: JsValue, default_stage: JsValue) -> Promise {
+pub fn migration_variation(
+    client: JsValue,
+    flag_key: JsValue,
+    context: JsValue,
+    default_stage: JsValue,
+    resolve: Function,
+    reject: Function,
+) {
     let setup = (|| {
         let client: Rc<JsClient> = Rc::new(JsClient::from_js(&client)?);
         let flag_key = flag_key_text(&flag_key)?;
         Ok::<_, JsValue>((client, flag_key, js_host(&JsValue::UNDEFINED)?))
     })();
-    let (client, flag_key, host) = match setup {
-        Ok(s) => s,
-        Err(e) => return Promise::reject(&e),
-    };
     let default = parse_default_stage(&default_stage);
-    wasm_bindgen_futures::future_to_promise(async move {
-        let (stage, tracking) = evaluate(client, &host, &flag_key, context, &default).await;
-        let tracker: JsValue = match tracking {
-            Tracking::Own(inner) => WasmOpTracker { inner: RefCell::new(inner), host }.into(),
-            Tracking::External(t) => t.handle(),
-        };
-        let out = Object::new();
-        set(&out, "stage", intern(stage.as_str()));
-        set(&out, "tracker", &tracker);
-        Ok(out.into())
-    })
+    complete(
+        async move {
+            let (client, flag_key, host) = setup?;
+            let evaluated = evaluate(client, &host, &flag_key, context, &default).await;
+            let (stage, tracking) = (evaluated.stage, evaluated.tracking);
+            let tracker: JsValue = match tracking {
+                Tracking::Own(inner) => WasmOpTracker { inner: RefCell::new(inner), host }.into(),
+                Tracking::External(t) => t.handle(),
+            };
+            let out = Object::new();
+            set(&out, "stage", intern(stage.as_str()));
+            set(&out, "tracker", &tracker);
+            Ok(out.into())
+        },
+        resolve,
+        reject,
+    );
 }

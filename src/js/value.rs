@@ -6,6 +6,7 @@ use wasm_bindgen::JsCast;
 
 use crate::host::HostValue;
 use crate::json::Json;
+use crate::migration::context::{ContextFacts, KindFact, NestedFact};
 
 impl HostValue for JsValue {
     fn describe(&self) -> String {
@@ -30,6 +31,44 @@ impl HostValue for JsValue {
     fn to_json(&self) -> Option<Json> {
         json_of(self, 0)
     }
+
+    /// Read by the bridge's `contextFacts`: only `kind` and `key` (for a multi-kind context, its
+    /// attribute names and each nested `key`); the caller's object is never copied.
+    fn context_facts(&self) -> ContextFacts {
+        facts_from(&super::bridge::context_facts(self))
+    }
+}
+
+/// Reads what `contextFacts` (js/api.js) returns: undefined for a value that is not an object; a
+/// string for a single-kind context — `a`/`s`/`o` (kind absent, a string, anything else), `1`/`0`
+/// (key is a non-empty string or not), then the kind's text; an array for a multi-kind context —
+/// `[has key, name, fact, name, fact, …]` where a fact is 1 (an object with a good key), 0 (an
+/// object without one) or -1 (not an object).
+fn facts_from(value: &JsValue) -> ContextFacts {
+    if let Some(text) = value.as_string() {
+        let mut chars = text.chars();
+        let (kind, key) = (chars.next(), chars.next());
+        let kind = match kind {
+            Some('s') => KindFact::Text(chars.as_str().to_string()),
+            Some('a') => KindFact::Absent,
+            _ => KindFact::Other,
+        };
+        return ContextFacts::Single { kind, key_ok: key == Some('1') };
+    }
+    let Some(items) = is_array(value).then(|| array_items(value)).flatten() else {
+        return ContextFacts::NotAnObject;
+    };
+    let mut items = items.into_iter();
+    let has_key = items.next().is_some_and(|v| v.is_truthy());
+    let mut nested = Vec::new();
+    while let (Some(name), Some(fact)) = (items.next(), items.next()) {
+        let fact = match fact.as_f64() {
+            Some(n) if n >= 0.0 => NestedFact::Context { key_ok: n == 1.0 },
+            _ => NestedFact::NotAContext,
+        };
+        nested.push((name.as_string().unwrap_or_default(), fact));
+    }
+    ContextFacts::Multi { has_key, nested }
 }
 
 /// Deepest nesting read as plain data; deeper values are left out.
@@ -248,23 +287,19 @@ pub fn failure_brand() -> JsValue {
     Symbol::for_("cutover.failure").into()
 }
 
-/// `Some(error)` when `value` was made by `failure(error)`.
-pub fn as_failure(value: &JsValue, brand: &JsValue) -> Option<JsValue> {
-    if !value.is_object() {
-        return None;
-    }
-    let marked = Reflect::get(value, brand).ok()?;
-    marked.is_truthy().then(|| get(value, "error"))
+/// A finite number, else `None`.
+pub fn finite_f64(n: f64) -> Option<f64> {
+    n.is_finite().then_some(n)
+}
+
+/// An integer from a number that is one.
+pub fn integer_f64(n: f64) -> Option<i64> {
+    finite_f64(n).filter(|n| n.fract() == 0.0 && n.abs() < 9.0e15).map(|n| n as i64)
 }
 
 /// A finite number from a JavaScript number, else `None`.
 pub fn finite(value: &JsValue) -> Option<f64> {
-    value.as_f64().filter(|n| n.is_finite())
-}
-
-/// An integer from a JavaScript number that is one.
-pub fn integer(value: &JsValue) -> Option<i64> {
-    finite(value).filter(|n| n.fract() == 0.0 && n.abs() < 9.0e15).map(|n| n as i64)
+    value.as_f64().and_then(finite_f64)
 }
 
 #[wasm_bindgen]

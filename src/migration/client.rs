@@ -30,6 +30,9 @@ pub struct ServedEvaluation<V> {
     pub check_ratio: Option<f64>,
     pub sampling_ratio: Option<f64>,
     pub tracker: Option<OfferedTracker<V>>,
+    /// Whether the client had somewhere to send events when it was asked (`None`: ask
+    /// [`MigrationClient::tracks_events`]).
+    pub takes_events: Option<bool>,
 }
 
 impl<V: HostValue> ServedEvaluation<V> {
@@ -56,6 +59,7 @@ impl<V: HostValue> ServedEvaluation<V> {
             check_ratio: None,
             sampling_ratio: None,
             tracker: None,
+            takes_events: None,
         }
     }
 }
@@ -97,6 +101,14 @@ fn error_reason(kind: &'static str) -> Json {
     Json::object().with("kind", "ERROR").with("errorKind", kind)
 }
 
+/// A flag evaluated for one operation.
+pub struct Evaluated<V> {
+    pub stage: Stage,
+    pub tracking: Tracking<V>,
+    /// Whether cutover's own event has anywhere to go.
+    pub takes_events: bool,
+}
+
 /// Evaluates a migration flag: the stage to run and the tracker for the operation.
 pub async fn migration_variation<V: HostValue>(
     client: Rc<dyn MigrationClient<V>>,
@@ -104,7 +116,7 @@ pub async fn migration_variation<V: HostValue>(
     flag_key: &str,
     context: V,
     default: &DefaultStage,
-) -> (Stage, Tracking<V>) {
+) -> Evaluated<V> {
     let default = default.resolve(host);
     let served = match client.migration_variation(flag_key, &context, default).await {
         Ok(served) => served,
@@ -116,10 +128,12 @@ pub async fn migration_variation<V: HostValue>(
             ));
             let mut evaluation = Evaluation::plain(default, default);
             evaluation.reason = Some(error_reason("EXCEPTION"));
-            return (default, Tracking::Own(OpTracker::new(flag_key.to_string(), context, evaluation)));
+            let tracking = Tracking::Own(OpTracker::new(flag_key.to_string(), context, evaluation));
+            return Evaluated { stage: default, tracking, takes_events: client.tracks_events() };
         }
     };
     let stage = served.value.unwrap_or(default);
+    let takes_events = served.takes_events.unwrap_or_else(|| client.tracks_events());
     let own = |host: &Host| {
         let evaluation = match served.value {
             Some(value) => served.evaluation(value, default),
@@ -147,5 +161,5 @@ pub async fn migration_variation<V: HostValue>(
         }
         None => Tracking::Own(own(host)),
     };
-    (stage, tracking)
+    Evaluated { stage, tracking, takes_events }
 }

@@ -7,6 +7,72 @@
 
 use crate::json::Json;
 
+/// What validation reads of a context, and nothing more: its `kind` and whether its `key` is a
+/// non-empty string; for a multi-kind context, whether it has a `key` and the same of each
+/// nested context. Hosts read these facts from the caller's object without copying it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ContextFacts {
+    /// Not an object (or an array).
+    NotAnObject,
+    /// A single-kind context or a legacy user.
+    Single { kind: KindFact, key_ok: bool },
+    /// `kind: "multi"`: whether it has a `key`, and each other attribute by name.
+    Multi { has_key: bool, nested: Vec<(String, NestedFact)> },
+}
+
+/// A context's `kind` attribute.
+#[derive(Clone, Debug, PartialEq)]
+pub enum KindFact {
+    /// Absent (or a value JSON leaves out: undefined, a function, a symbol).
+    Absent,
+    Text(String),
+    /// Present but not a string.
+    Other,
+}
+
+/// One attribute of a multi-kind context.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum NestedFact {
+    /// An object; whether its `key` is a non-empty string.
+    Context { key_ok: bool },
+    /// Anything else.
+    NotAContext,
+}
+
+impl ContextFacts {
+    /// The facts of a context given as plain data.
+    pub fn of_json(context: &Json) -> Self {
+        let Json::Object(entries) = context else {
+            return ContextFacts::NotAnObject;
+        };
+        let key_ok = |c: &Json| matches!(c.get("key"), Some(Json::String(key)) if !key.is_empty());
+        match context.get("kind") {
+            Some(Json::String(kind)) if kind == "multi" => ContextFacts::Multi {
+                has_key: context.get("key").is_some(),
+                nested: entries
+                    .iter()
+                    .filter(|(name, _)| name != "kind")
+                    .map(|(name, value)| {
+                        let fact = match value {
+                            Json::Object(_) => NestedFact::Context { key_ok: key_ok(value) },
+                            _ => NestedFact::NotAContext,
+                        };
+                        (name.to_string(), fact)
+                    })
+                    .collect(),
+            },
+            kind => ContextFacts::Single {
+                kind: match kind {
+                    None => KindFact::Absent,
+                    Some(Json::String(k)) => KindFact::Text(k.clone()),
+                    Some(_) => KindFact::Other,
+                },
+                key_ok: key_ok(context),
+            },
+        }
+    }
+}
+
 fn is_valid_kind(kind: &str) -> bool {
     !kind.is_empty()
         && kind != "kind"
@@ -14,36 +80,26 @@ fn is_valid_kind(kind: &str) -> bool {
         && kind.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'_' || b == b'-')
 }
 
-fn has_valid_key(context: &Json) -> bool {
-    matches!(context.get("key"), Some(Json::String(key)) if !key.is_empty())
+/// Whether LaunchDarkly would accept a context with these facts in an event.
+pub fn is_valid(facts: &ContextFacts) -> bool {
+    match facts {
+        ContextFacts::NotAnObject => false,
+        ContextFacts::Single { kind: KindFact::Absent, key_ok } => *key_ok,
+        ContextFacts::Single { kind: KindFact::Text(kind), key_ok } => is_valid_kind(kind) && *key_ok,
+        ContextFacts::Single { kind: KindFact::Other, .. } => false,
+        ContextFacts::Multi { has_key: true, .. } => false,
+        ContextFacts::Multi { has_key: false, nested } => {
+            !nested.is_empty()
+                && nested
+                    .iter()
+                    .all(|(kind, fact)| is_valid_kind(kind) && *fact == NestedFact::Context { key_ok: true })
+        }
+    }
 }
 
-/// Whether LaunchDarkly would accept `context` in an event.
+/// Whether LaunchDarkly would accept `context` (plain data) in an event.
 pub fn is_valid_context(context: &Json) -> bool {
-    let Json::Object(entries) = context else {
-        return false;
-    };
-    match context.get("kind") {
-        None => has_valid_key(context),
-        Some(Json::String(kind)) if kind == "multi" => {
-            if context.get("key").is_some() {
-                return false;
-            }
-            let mut nested = 0;
-            for (kind, value) in entries {
-                if kind == "kind" {
-                    continue;
-                }
-                match value {
-                    inner @ Json::Object(_) if is_valid_kind(kind) && has_valid_key(inner) => nested += 1,
-                    _ => return false,
-                }
-            }
-            nested > 0
-        }
-        Some(Json::String(kind)) => is_valid_kind(kind) && has_valid_key(context),
-        Some(_) => false,
-    }
+    is_valid(&ContextFacts::of_json(context))
 }
 
 #[cfg(test)]

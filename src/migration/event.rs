@@ -1,5 +1,6 @@
 //! The `migration_op` event in LaunchDarkly's wire format (SPEC A6).
 
+use crate::host::HostValue;
 use crate::json::Json;
 
 use super::stage::{Operation, Origin, Stage};
@@ -100,26 +101,27 @@ pub fn measurements_json(measurements: &[Measurement]) -> Json {
     Json::Array(measurements.iter().map(Measurement::to_json).collect())
 }
 
-/// A complete `migration_op` event.
+/// A complete `migration_op` event. The context is the caller's own value, as it was given.
 #[derive(Clone, Debug, PartialEq)]
-pub struct MigrationOpEvent {
+pub struct MigrationOpEvent<V> {
     pub kind: &'static str,
     pub creation_date: u64,
     pub operation: Operation,
-    pub context: Json,
+    pub context: V,
     pub evaluation: EvaluationDetail,
     pub sampling_ratio: Ratio,
     pub measurements: Vec<Measurement>,
 }
 
-impl MigrationOpEvent {
-    /// The event as plain data, keys in wire order; `samplingRatio` only when it is not 1.
+impl<V: HostValue> MigrationOpEvent<V> {
+    /// The event as plain data, keys in wire order; `samplingRatio` only when it is not 1. (The
+    /// bindings build the JavaScript event directly, with the caller's context object.)
     pub fn to_json(&self) -> Json {
         Json::object()
             .with("kind", self.kind)
             .with("creationDate", self.creation_date)
             .with("operation", self.operation.as_str())
-            .with("context", self.context.clone())
+            .with("context", self.context.to_json().unwrap_or(Json::Null))
             .with("evaluation", self.evaluation.to_json())
             .with_some("samplingRatio", (!self.sampling_ratio.is_one()).then_some(self.sampling_ratio.0))
             .with("measurements", measurements_json(&self.measurements))
@@ -166,7 +168,7 @@ impl Measurements {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json::Json;
+    use crate::testing::TestValue;
     use serde_json::json;
 
     #[test]
@@ -181,7 +183,7 @@ mod tests {
             kind: "migration_op",
             creation_date: 1_795_989_121_414,
             operation: Operation::Read,
-            context: Json::from_serde(&json!({"kind": "user", "key": "u1"})),
+            context: TestValue::Json(json!({"kind": "user", "key": "u1"})),
             evaluation: EvaluationDetail {
                 key: "mig".into(),
                 value: Stage::Shadow,

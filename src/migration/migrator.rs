@@ -22,9 +22,10 @@ pub trait CallControl<V> {
     fn abort(&self, reason: &V);
 }
 
-/// An origin call in flight.
+/// An origin call in flight. The outcome comes with the call's latency in milliseconds when the
+/// host timed it where it settled (the core reads its own clock otherwise).
 pub struct OriginCall<V> {
-    pub outcome: LocalBoxFuture<'static, Result<V, V>>,
+    pub outcome: LocalBoxFuture<'static, (Result<V, V>, Option<f64>)>,
     pub control: Box<dyn CallControl<V>>,
 }
 
@@ -32,6 +33,10 @@ pub struct OriginCall<V> {
 /// cancel this call (a timeout is set or the caller passed a signal).
 pub trait OriginFn<V> {
     fn call(&self, payload: Option<&V>, cancellable: bool) -> OriginCall<V>;
+    /// Whether the host times its calls itself (every outcome carries a latency).
+    fn timed_by_host(&self) -> bool {
+        false
+    }
 }
 
 /// The consistency comparison, always called as `(old, new)`.
@@ -99,6 +104,7 @@ struct OpState<V> {
     operation: Operation,
     flag_key: String,
     tracking: RefCell<Option<Tracking<V>>>,
+    takes_events: std::cell::Cell<bool>,
     abort_reason: RefCell<Option<V>>,
 }
 
@@ -192,7 +198,13 @@ impl<V: HostValue> Migrator<V> {
 
 impl<V: HostValue> OpState<V> {
     fn new(operation: Operation, flag_key: String) -> Rc<Self> {
-        Rc::new(OpState { operation, flag_key, tracking: RefCell::new(None), abort_reason: RefCell::new(None) })
+        Rc::new(OpState {
+            operation,
+            flag_key,
+            tracking: RefCell::new(None),
+            takes_events: std::cell::Cell::new(false),
+            abort_reason: RefCell::new(None),
+        })
     }
 
     fn with_tracking(&self, f: impl FnOnce(&mut Tracking<V>)) {
@@ -225,11 +237,12 @@ async fn with_abort<T, V: HostValue>(
 
 impl<V: HostValue> Shared<V> {
     async fn evaluate(&self, state: &OpState<V>, context: V, default_stage: DefaultStage) -> Stage {
-        let (stage, mut tracking) =
+        let mut evaluated =
             migration_variation(self.client.clone(), &self.host, &state.flag_key, context, &default_stage).await;
-        tracking.op(&self.host, state.operation);
-        *state.tracking.borrow_mut() = Some(tracking);
-        stage
+        evaluated.tracking.op(&self.host, state.operation);
+        *state.tracking.borrow_mut() = Some(evaluated.tracking);
+        state.takes_events.set(evaluated.takes_events);
+        evaluated.stage
     }
 
     /// Calls one origin with timing, timeout and bookkeeping (SPEC A4).
@@ -242,18 +255,24 @@ impl<V: HostValue> Shared<V> {
         cancellable: bool,
     ) -> Result<V, V> {
         let clock = &self.host.clock;
-        let started = clock.monotonic_ms();
+        // The host's own timing is used when it has one; a timed-out call is timed here.
+        let own_clock = !f.timed_by_host() || self.settings.origin_timeout_ms.is_some();
+        let started = if own_clock { clock.monotonic_ms() } else { 0.0 };
         let call = f.call(payload, cancellable);
         let mut in_flight = InFlight { control: call.control, state: state.clone(), finished: false };
-        let (result, timed_out) = match self.settings.origin_timeout_ms {
+        let ((result, host_latency), timed_out) = match self.settings.origin_timeout_ms {
             None => (call.outcome.await, false),
             Some(ms) => match future::select(call.outcome, self.host.sleep.sleep(ms)).await {
-                Either::Left((result, _)) => (result, false),
-                Either::Right(((), _)) => (Err(in_flight.control.time_out(ms)), true),
+                Either::Left((outcome, _)) => (outcome, false),
+                Either::Right(((), _)) => ((Err(in_flight.control.time_out(ms)), None), true),
             },
         };
         in_flight.finished = true;
-        let latency_ms = clock.monotonic_ms() - started;
+        let latency_ms = match host_latency {
+            Some(ms) if !timed_out => ms,
+            _ if own_clock => clock.monotonic_ms() - started,
+            _ => 0.0,
+        };
         let failed = result.is_err();
         let host = &self.host;
         let settings = &self.settings;
@@ -365,7 +384,7 @@ impl<V: HostValue> Shared<V> {
             return;
         };
         if let Tracking::Own(_) = tracking {
-            if !self.client.tracks_events() {
+            if !state.takes_events.get() {
                 return;
             }
         }

@@ -73,6 +73,7 @@ impl OriginFn<V> for FakeOrigin {
                 Ok(text(name))
             }
         }
+        .map(|r| (r, None))
         .boxed_local();
         OriginCall { outcome, control: Box::new(FakeControl { name: self.name, journal: self.journal.clone() }) }
     }

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::context::is_valid_context;
+use super::context::is_valid;
 use super::event::{EvaluationDetail, Measurements, MigrationOpEvent, Ratio};
 use super::stage::{Operation, Origin, Stage};
 use crate::host::{Host, HostValue};
@@ -141,7 +141,7 @@ impl<V: HostValue> OpTracker<V> {
     }
 
     /// The event, or the first rule it breaks (SPEC A5 order). `creationDate` is `epoch_ms`.
-    pub fn build(&self, epoch_ms: f64) -> Result<MigrationOpEvent, BuildError> {
+    pub fn build(&self, epoch_ms: f64) -> Result<MigrationOpEvent<V>, BuildError> {
         let operation = self.operation.ok_or(BuildError::OperationNotProvided)?;
         if self.flag_key.is_empty() {
             return Err(BuildError::EmptyKey);
@@ -150,7 +150,9 @@ impl<V: HostValue> OpTracker<V> {
         if !m.invoked(Origin::Old) && !m.invoked(Origin::New) {
             return Err(BuildError::NoOriginsInvoked);
         }
-        let context = self.context.to_json().filter(is_valid_context).ok_or(BuildError::InvalidContext)?;
+        if !is_valid(&self.context.context_facts()) {
+            return Err(BuildError::InvalidContext);
+        }
         for origin in [Origin::Old, Origin::New] {
             if m.invoked(origin) {
                 continue;
@@ -170,7 +172,7 @@ impl<V: HostValue> OpTracker<V> {
             kind: "migration_op",
             creation_date: epoch_ms.max(0.0).floor() as u64,
             operation,
-            context,
+            context: self.context.clone(),
             evaluation: EvaluationDetail {
                 key: self.flag_key.clone(),
                 value: e.value,

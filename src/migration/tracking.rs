@@ -27,7 +27,7 @@ pub trait ExternalTracker<V> {
 /// An event ready for `trackMigrationOp`.
 pub enum OutgoingEvent<V> {
     /// Built by cutover's own tracker, in wire format.
-    Own(MigrationOpEvent),
+    Own(MigrationOpEvent<V>),
     /// Made by the flag system's tracker; passed on untouched.
     External(V),
 }
