@@ -71,6 +71,7 @@ function createApi(wasm) {
   const flags = (bits) => (bits === 3 ? { old: true, new: true } : bits === 1 ? { old: true } : { new: true });
   const present = (n) => n === n; // not NaN
   let thrown;
+  let keptEvent;
   function bridge() {
     if (bridged) return;
     const now =
@@ -78,6 +79,7 @@ function createApi(wasm) {
         ? () => performance.now()
         : () => Date.now();
     const stageIndex = new Map(wasm.stageNames().map((name, i) => [name, i]));
+    stageIndexOf = stageIndex;
     const settle = wasm.settlePromise;
     // The fields of an answer object, handed to answerFields(id, …); each property read in its own try.
     function readAnswer(answer, id) {
@@ -100,6 +102,7 @@ function createApi(wasm) {
         number(read(answer, 'checkRatio')),
         number(read(answer, 'samplingRatio')),
         tracker ?? undefined,
+        (isObject(reason) ? 1 : 0) | (tracker != null ? 2 : 0),
         missing,
       );
       return ANSWER_OBJECT;
@@ -135,6 +138,10 @@ function createApi(wasm) {
       return event;
     }
     function sendEvent(client, event) {
+      if (event === undefined) {
+        event = keptEvent;
+        keptEvent = undefined;
+      }
       let track;
       try {
         track = client.trackMigrationOp;
@@ -213,12 +220,41 @@ function createApi(wasm) {
           return false;
         }
       },
+      trackerOrigin(tracker, origin, ms, failed) {
+        let mask = 0;
+        const errors = [];
+        try {
+          tracker.invoked(origin);
+        } catch (error) {
+          mask |= 1;
+          errors.push(error);
+        }
+        if (present(ms)) {
+          try {
+            tracker.latency(origin, ms);
+          } catch (error) {
+            mask |= 2;
+            errors.push(error);
+          }
+        }
+        if (failed) {
+          try {
+            tracker.error(origin);
+          } catch (error) {
+            mask |= 4;
+            errors.push(error);
+          }
+        }
+        if (mask) thrown = errors;
+        return mask;
+      },
       createEvent(tracker) {
         try {
-          return tracker.createEvent() ?? undefined;
+          keptEvent = tracker.createEvent() ?? undefined;
+          return keptEvent === undefined ? 1 : 0;
         } catch (error) {
           thrown = error;
-          return undefined;
+          return 2;
         }
       },
       sendEvent,
@@ -387,6 +423,17 @@ function createApi(wasm) {
     return signal;
   }
 
+  // What the wasm need not ask about an operation's arguments (src/js/migration.rs, hints): the
+  // default stage's index (7: not a stage) and whether the flag key is the very string the
+  // previous operation passed.
+  let lastFlagKey;
+  let stageIndexOf;
+  function hints(flagKey, defaultStage) {
+    const same = typeof flagKey === 'string' && flagKey === lastFlagKey ? 8 : 0;
+    if (typeof flagKey === 'string') lastFlagKey = flagKey;
+    return (stageIndexOf.get(defaultStage) ?? 7) | same;
+  }
+
   class Migrator {
     #inner;
     constructor(token, inner) {
@@ -394,14 +441,16 @@ function createApi(wasm) {
       this.#inner = inner;
     }
     read(flagKey, context, defaultStage, payload, options) {
-      return new Promise((resolve, reject) =>
-        this.#inner.read(flagKey, context, defaultStage, payload, signalOf(options), resolve, reject),
-      );
+      return new Promise((resolve, reject) => {
+        const signal = signalOf(options); // before hints(): a throw here must not move lastFlagKey
+        this.#inner.read(flagKey, hints(flagKey, defaultStage), context, defaultStage, payload, signal, resolve, reject);
+      });
     }
     write(flagKey, context, defaultStage, payload, options) {
-      return new Promise((resolve, reject) =>
-        this.#inner.write(flagKey, context, defaultStage, payload, signalOf(options), resolve, reject),
-      );
+      return new Promise((resolve, reject) => {
+        const signal = signalOf(options);
+        this.#inner.write(flagKey, hints(flagKey, defaultStage), context, defaultStage, payload, signal, resolve, reject);
+      });
     }
     stats() {
       return this.#inner.stats();

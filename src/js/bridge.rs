@@ -112,13 +112,22 @@ extern "C" {
     #[wasm_bindgen(method, js_name = trackerCall)]
     fn tracker_call(this: &Bridge, tracker: &JsValue, method: u32, a: &JsValue, b: &JsValue) -> bool;
 
-    /// `tracker.createEvent()` (looked up now): the event, or undefined when it made none or
-    /// threw (the error kept for `takeError`).
-    #[wasm_bindgen(method, js_name = createEvent)]
-    fn create_event(this: &Bridge, tracker: &JsValue) -> JsValue;
+    /// `tracker.invoked(origin)`, then `tracker.latency(origin, ms)` unless `ms` is NaN, then
+    /// `tracker.error(origin)` when `failed`, each looked up now and in its own `try`. Returns
+    /// a mask of the calls that threw (1 invoked, 2 latency, 4 error), their errors kept, in
+    /// that order, as one list for `takeError`.
+    #[wasm_bindgen(method, js_name = trackerOrigin)]
+    fn tracker_origin(this: &Bridge, tracker: &JsValue, origin: &JsValue, ms: f64, failed: bool) -> u32;
 
-    /// `client.trackMigrationOp(event)`, looked up now: 0 sent, 1 it threw (kept for
-    /// `takeError`), 2 the client has no such method now.
+    /// `tracker.createEvent()` (looked up now): 0 it made an event, which the bridge keeps for
+    /// the next `sendEvent(client, undefined)`; 1 it made none; 2 it threw (kept for
+    /// `takeError`).
+    #[wasm_bindgen(method, js_name = createEvent)]
+    fn create_event(this: &Bridge, tracker: &JsValue) -> i32;
+
+    /// `client.trackMigrationOp(event)` (the event `createEvent` kept when `event` is
+    /// undefined), looked up now: 0 sent, 1 it threw (kept for `takeError`), 2 the client has
+    /// no such method now.
     #[wasm_bindgen(method, js_name = sendEvent)]
     fn send_event(this: &Bridge, client: &JsValue, event: &JsValue) -> i32;
 
@@ -262,17 +271,22 @@ pub fn tracker_call(tracker: &JsValue, method: u32, a: &JsValue, b: &JsValue) ->
     }
 }
 
-/// The event an external tracker made: `Ok(None)` when it made none, `Err` when it threw.
-pub fn create_event(tracker: &JsValue) -> Result<Option<JsValue>, JsValue> {
-    let event = with(|b| b.create_event(tracker)).unwrap_or(JsValue::UNDEFINED);
-    if !event.is_undefined() {
-        return Ok(Some(event));
-    }
-    let error = take_error();
-    if error.is_undefined() {
-        Ok(None)
-    } else {
-        Err(error)
+/// An external tracker's calls for one origin call; see `Bridge::tracker_origin`.
+pub fn tracker_origin(tracker: &JsValue, origin: &JsValue, ms: f64, failed: bool) -> u32 {
+    with(|b| b.tracker_origin(tracker, origin, ms, failed)).unwrap_or(0)
+}
+
+/// The errors a bridge call kept as a list.
+pub fn take_error_list() -> Vec<JsValue> {
+    super::value::array_items(&take_error()).unwrap_or_default()
+}
+
+/// Whether an external tracker made an event (kept by the bridge); `Err` when it threw.
+pub fn create_event(tracker: &JsValue) -> Result<bool, JsValue> {
+    match with(|b| b.create_event(tracker)) {
+        Some(0) => Ok(true),
+        Some(2) => Err(take_error()),
+        _ => Ok(false),
     }
 }
 

@@ -35,11 +35,11 @@ impl JsClient {
 struct AnswerFields {
     stage: i32,
     variation: f64,
-    reason: JsValue,
+    reason: Option<JsValue>,
     version: f64,
     check_ratio: f64,
     sampling_ratio: f64,
-    tracker: JsValue,
+    tracker: Option<JsValue>,
     /// Index in the tracker method list of the first one that is not a function; -1: none.
     missing: i32,
 }
@@ -51,7 +51,8 @@ thread_local! {
 
 /// Called by the bridge with the fields of a flag client's answer object (each read in its own
 /// `try`: a property whose read throws is undefined). `stage` is the served value's index in
-/// `Stage::ALL`, or -1.
+/// `Stage::ALL`, or -1; `present` tells which of `reason` (bit 0, an object) and `tracker`
+/// (bit 1, not null or undefined) were given, so that no presence check crosses back.
 #[allow(clippy::too_many_arguments)]
 #[wasm_bindgen(js_name = answerFields)]
 pub fn answer_fields(
@@ -63,8 +64,11 @@ pub fn answer_fields(
     check_ratio: f64,
     sampling_ratio: f64,
     tracker: JsValue,
+    present: u32,
     missing: i32,
 ) {
+    let reason = (present & 1 != 0).then_some(reason);
+    let tracker = (present & 2 != 0).then_some(tracker);
     let fields = AnswerFields { stage, variation, reason, version, check_ratio, sampling_ratio, tracker, missing };
     ANSWERS.with(|a| a.borrow_mut().push((id, fields)));
 }
@@ -85,17 +89,14 @@ fn stage_at(index: i32) -> Option<Stage> {
 }
 
 fn served_from_fields(f: AnswerFields) -> ServedEvaluation<JsValue> {
-    let tracker = if f.tracker.is_undefined() {
-        None
-    } else if let Some(missing) = usize::try_from(f.missing).ok().and_then(|i| TRACKER_METHODS.get(i)) {
-        Some(OfferedTracker::Unusable { missing: (*missing).to_string() })
-    } else {
-        Some(OfferedTracker::Usable(Box::new(JsExternalTracker { target: f.tracker })))
-    };
+    let tracker = f.tracker.map(|target| match usize::try_from(f.missing).ok().and_then(|i| TRACKER_METHODS.get(i)) {
+        Some(missing) => OfferedTracker::Unusable { missing: (*missing).to_string() },
+        None => OfferedTracker::Usable(Box::new(JsExternalTracker { target })),
+    });
     ServedEvaluation {
         value: stage_at(f.stage),
         variation: integer_f64(f.variation),
-        reason: (!f.reason.is_undefined()).then_some(f.reason),
+        reason: f.reason,
         version: integer_f64(f.version),
         check_ratio: finite_f64(f.check_ratio),
         sampling_ratio: finite_f64(f.sampling_ratio),
@@ -133,7 +134,7 @@ pub fn served_from(answer: &JsValue) -> ServedEvaluation<JsValue> {
 impl MigrationClient<JsValue> for JsClient {
     fn migration_variation(
         &self,
-        flag_key: &str,
+        flag_key: &std::rc::Rc<str>,
         context: &JsValue,
         default: Stage,
     ) -> LocalBoxFuture<'static, Result<ServedEvaluation<JsValue>, JsValue>> {
@@ -208,6 +209,19 @@ impl ExternalTracker<JsValue> for JsExternalTracker {
     fn error(&self, origin: Origin) -> Result<(), JsValue> {
         self.call(3, origin_js(origin), &JsValue::UNDEFINED)
     }
+    fn record_call(&self, origin: Origin, latency_ms: Option<f64>, failed: bool) -> Vec<(&'static str, JsValue)> {
+        let mask = bridge::tracker_origin(&self.target, origin_js(origin), latency_ms.unwrap_or(f64::NAN), failed);
+        if mask == 0 {
+            return Vec::new();
+        }
+        // What threw, in method order, as the bridge kept it.
+        let mut thrown = bridge::take_error_list().into_iter();
+        [(1, "invoked"), (2, "latency"), (4, "error")]
+            .into_iter()
+            .filter(|(bit, _)| mask & bit != 0)
+            .map(|(_, name)| (name, thrown.next().unwrap_or(JsValue::UNDEFINED)))
+            .collect()
+    }
     fn consistency(&self, check: Box<dyn FnMut() -> Result<bool, JsValue>>) -> Result<(), JsValue> {
         // The tracker calls `check` synchronously, if at all. One long-lived JavaScript function
         // runs whichever check is on top of a stack (checks may nest through re-entrant calls),
@@ -218,7 +232,9 @@ impl ExternalTracker<JsValue> for JsExternalTracker {
         called
     }
     fn create_event(&self) -> Result<Option<JsValue>, JsValue> {
-        bridge::create_event(&self.target)
+        // The bridge keeps the event it made for the `track_migration_op` call that follows at
+        // once (no JavaScript runs in between); undefined stands for it.
+        bridge::create_event(&self.target).map(|made| made.then_some(JsValue::UNDEFINED))
     }
     fn handle(&self) -> JsValue {
         self.target.clone()

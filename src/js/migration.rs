@@ -13,7 +13,7 @@ use super::client::JsClient;
 use super::host::js_host;
 use super::promise::{settle_with, Wait};
 use super::signal::{abort_future, as_signal, dom_exception, AbortController, AbortSignal};
-use super::value::{failure_brand, flag_key_text, got, intern, range_error, string_of, to_js, type_error};
+use super::value::{failure_brand, got, intern, op_flag_key, range_error, string_of, to_js, type_error};
 use crate::host::Host;
 use crate::migration::{
     ArgumentError, CallControl, Comparison, DefaultStage, Migrator, MigratorBuilder, OperationRequest, OperationResult,
@@ -61,6 +61,17 @@ struct JsOrigin {
     idle_signal: AbortSignal,
 }
 
+/// The control of a call that cannot be cancelled (no timeout, no caller signal): a
+/// zero-sized box, no allocation per call.
+struct NoControl;
+
+impl CallControl<JsValue> for NoControl {
+    fn time_out(&self, after_ms: f64) -> JsValue {
+        JsCallControl(None).time_out(after_ms)
+    }
+    fn abort(&self, _reason: &JsValue) {}
+}
+
 impl OriginFn<JsValue> for JsOrigin {
     fn call(&self, payload: Option<&JsValue>, cancellable: bool) -> OriginCall<JsValue> {
         let (signal, controller) = if cancellable {
@@ -75,7 +86,11 @@ impl OriginFn<JsValue> for JsOrigin {
             Some((settled, ms)) => futures::future::ready((settled, Some(ms))).boxed_local(),
             None => wait.map(|(settled, ms)| (settled, Some(ms))).boxed_local(),
         };
-        OriginCall { outcome, control: Box::new(JsCallControl(controller)) }
+        let control: Box<dyn CallControl<JsValue>> = match controller {
+            Some(c) => Box::new(JsCallControl(Some(c))),
+            None => Box::new(NoControl),
+        };
+        OriginCall { outcome, control }
     }
     fn timed_by_host(&self) -> bool {
         true
@@ -201,14 +216,25 @@ pub fn default_stage(value: &JsValue) -> DefaultStage {
     }
 }
 
+/// What the facade already knows of an operation's arguments, packed in one number: bits 0–2
+/// the default stage's index in `Stage::ALL` (7: not a stage), bit 3 set when the flag key is
+/// the very string the previous operation passed.
+fn hinted_default(hints: u32, default: &JsValue) -> DefaultStage {
+    match Stage::ALL.get((hints & 7) as usize) {
+        Some(stage) => DefaultStage::Valid(*stage),
+        None => DefaultStage::Invalid(string_of(default)),
+    }
+}
+
 fn request(
     flag_key: JsValue,
+    hints: u32,
     context: JsValue,
     default: JsValue,
     payload: JsValue,
     signal: Option<AbortSignal>,
 ) -> Result<OperationRequest<JsValue>, JsValue> {
-    let flag_key = flag_key_text(&flag_key)?;
+    let flag_key = op_flag_key(&flag_key, hints & 8 != 0)?;
     let abort = match signal {
         None => None,
         Some(signal) => {
@@ -217,17 +243,25 @@ fn request(
             Some(abort_future(signal))
         }
     };
-    Ok(OperationRequest { flag_key, context, default_stage: default_stage(&default), payload: Some(payload), abort })
+    Ok(OperationRequest {
+        flag_key,
+        context,
+        default_stage: hinted_default(hints, &default),
+        payload: Some(payload),
+        abort,
+    })
 }
 
 #[wasm_bindgen]
 impl WasmMigrator {
     /// Runs a read and reports to `resolve`/`reject` (the facade's promise executor). The
-    /// facade passes `options.signal` (undefined when there is none).
+    /// facade passes `options.signal` (undefined when there is none) and `hints` (see
+    /// `hinted_default`).
     #[allow(clippy::too_many_arguments)]
     pub fn read(
         &self,
         flag_key: JsValue,
+        hints: u32,
         context: JsValue,
         default_stage: JsValue,
         payload: JsValue,
@@ -235,7 +269,8 @@ impl WasmMigrator {
         resolve: Function,
         reject: Function,
     ) {
-        let op = request(flag_key, context, default_stage, payload, signal).map(|request| self.inner.read(request));
+        let op =
+            request(flag_key, hints, context, default_stage, payload, signal).map(|request| self.inner.read(request));
         settle_with(async move { op?.await }, resolve, reject, |resolve, r| {
             let (origin, success, payload) = side(&r);
             bridge::resolve_read(resolve, origin, success, payload);
@@ -247,6 +282,7 @@ impl WasmMigrator {
     pub fn write(
         &self,
         flag_key: JsValue,
+        hints: u32,
         context: JsValue,
         default_stage: JsValue,
         payload: JsValue,
@@ -254,7 +290,8 @@ impl WasmMigrator {
         resolve: Function,
         reject: Function,
     ) {
-        let op = request(flag_key, context, default_stage, payload, signal).map(|request| self.inner.write(request));
+        let op =
+            request(flag_key, hints, context, default_stage, payload, signal).map(|request| self.inner.write(request));
         settle_with(async move { op?.await }, resolve, reject, |resolve, w| {
             bridge::resolve_write(resolve, side(&w.authoritative), w.non_authoritative.as_ref().map(side));
         });

@@ -234,6 +234,17 @@ pub fn complete(op: impl Future<Output = Settled> + 'static, resolve: Function, 
     settle_with(op, resolve, reject, |resolve, v| call_settler(resolve, &v));
 }
 
+/// A promise for `op`, run as its own task like [`complete`] (for calls that return a promise to
+/// the facade rather than taking its executor's functions).
+pub fn promise(op: impl Future<Output = Settled> + 'static) -> js_sys::Promise {
+    let mut op = Some(op);
+    js_sys::Promise::new(&mut |resolve, reject| {
+        if let Some(op) = op.take() {
+            complete(op, resolve, reject);
+        }
+    })
+}
+
 /// Like [`complete`], with `ok` handing a success to `resolve` (building its result object in
 /// the same bridge call).
 pub fn settle_with<T: 'static>(

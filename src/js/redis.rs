@@ -9,7 +9,7 @@ use js_sys::{Array, Function, Object, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::promise::{complete, settle};
+use super::promise::{complete, promise, settle};
 use super::value::{array_items, get, got, is_array, method, set, string_arg, type_error};
 use crate::host::HostValue;
 use crate::segments::redis::{RedisHost, RedisReply, RedisStore, RedisStoreError};
@@ -141,7 +141,7 @@ impl WasmRedisStore {
     #[wasm_bindgen(js_name = getMetadata)]
     pub fn get_metadata(&self) -> Promise {
         let query = self.inner.metadata();
-        wasm_bindgen_futures::future_to_promise(async move {
+        promise(async move {
             let metadata = query.await.map_err(store_error)?;
             let o = Object::new();
             let last = metadata.and_then(|m| m.last_up_to_date);

@@ -11,7 +11,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::host::js_host;
-use super::promise::{complete, settle};
+use super::promise::{complete, promise, settle};
 use super::value::{finite, get, got, intern, method, range_error, set, string_arg, type_error};
 use crate::host::HostValue;
 use crate::segments::{
@@ -237,7 +237,7 @@ impl WasmBigSegmentStoreManager {
     #[wasm_bindgen(js_name = getStatus)]
     pub fn get_status(&self) -> Promise {
         let status = self.inner.get_status();
-        wasm_bindgen_futures::future_to_promise(async move { Ok(status_object(status.await)) })
+        promise(async move { Ok(status_object(status.await)) })
     }
 
     #[wasm_bindgen(js_name = lastStatus)]
@@ -264,7 +264,7 @@ impl WasmBigSegmentStoreManager {
 
     pub fn close(&self) -> Promise {
         let closing = self.inner.close();
-        wasm_bindgen_futures::future_to_promise(async move {
+        promise(async move {
             closing.await;
             Ok(JsValue::UNDEFINED)
         })

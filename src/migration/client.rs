@@ -68,7 +68,7 @@ impl<V: HostValue> ServedEvaluation<V> {
 pub trait MigrationClient<V> {
     fn migration_variation(
         &self,
-        flag_key: &str,
+        flag_key: &Rc<str>,
         context: &V,
         default: Stage,
     ) -> LocalBoxFuture<'static, Result<ServedEvaluation<V>, V>>;
@@ -113,7 +113,7 @@ pub struct Evaluated<V> {
 pub async fn migration_variation<V: HostValue>(
     client: Rc<dyn MigrationClient<V>>,
     host: &Host,
-    flag_key: &str,
+    flag_key: &Rc<str>,
     context: V,
     default: &DefaultStage,
 ) -> Evaluated<V> {
@@ -128,7 +128,7 @@ pub async fn migration_variation<V: HostValue>(
             ));
             let mut evaluation = Evaluation::plain(default, default);
             evaluation.reason = Some(error_reason("EXCEPTION"));
-            let tracking = Tracking::Own(OpTracker::new(flag_key.to_string(), context, evaluation));
+            let tracking = Tracking::Own(OpTracker::new(flag_key.clone(), context, evaluation));
             return Evaluated { stage: default, tracking, takes_events: client.tracks_events() };
         }
     };
@@ -149,7 +149,7 @@ pub async fn migration_variation<V: HostValue>(
                 }
             }
         };
-        OpTracker::new(flag_key.to_string(), context.clone(), evaluation)
+        OpTracker::new(flag_key.clone(), context.clone(), evaluation)
     };
     let tracking = match served.tracker {
         Some(OfferedTracker::Usable(tracker)) => Tracking::External(tracker),

@@ -18,7 +18,7 @@ impl Ratio {
 /// The `evaluation` object of an event: what the flag served for this context.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EvaluationDetail {
-    pub key: String,
+    pub key: std::rc::Rc<str>,
     pub value: Stage,
     pub default: Stage,
     pub reason: Option<Json>,
@@ -29,7 +29,7 @@ pub struct EvaluationDetail {
 impl EvaluationDetail {
     pub fn to_json(&self) -> Json {
         Json::object()
-            .with("key", self.key.as_str())
+            .with("key", &*self.key)
             .with("value", self.value.as_str())
             .with("default", self.default.as_str())
             .with_some("reason", self.reason.clone())

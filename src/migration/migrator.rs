@@ -83,7 +83,7 @@ pub type AbortFuture<V> = LocalBoxFuture<'static, V>;
 
 /// What a caller asks of one operation.
 pub struct OperationRequest<V> {
-    pub flag_key: String,
+    pub flag_key: Rc<str>,
     pub context: V,
     pub default_stage: DefaultStage,
     pub payload: Option<V>,
@@ -102,7 +102,7 @@ struct Shared<V> {
 /// The state of one operation, shared with the abort path.
 struct OpState<V> {
     operation: Operation,
-    flag_key: String,
+    flag_key: Rc<str>,
     tracking: RefCell<Option<Tracking<V>>>,
     takes_events: std::cell::Cell<bool>,
     abort_reason: RefCell<Option<V>>,
@@ -197,7 +197,7 @@ impl<V: HostValue> Migrator<V> {
 }
 
 impl<V: HostValue> OpState<V> {
-    fn new(operation: Operation, flag_key: String) -> Rc<Self> {
+    fn new(operation: Operation, flag_key: Rc<str>) -> Rc<Self> {
         Rc::new(OpState {
             operation,
             flag_key,
@@ -277,13 +277,8 @@ impl<V: HostValue> Shared<V> {
         let host = &self.host;
         let settings = &self.settings;
         state.with_tracking(|t| {
-            t.invoked(host, origin);
-            if settings.track_latency {
-                t.latency(host, origin, latency_ms);
-            }
-            if failed && settings.track_errors {
-                t.error(host, origin);
-            }
+            let latency = settings.track_latency.then_some(latency_ms);
+            t.record_call(host, origin, latency, failed && settings.track_errors)
         });
         self.stats.borrow_mut().record_call(state.operation, origin, CallRecord { latency_ms, failed, timed_out });
         result

@@ -120,7 +120,7 @@ impl FakeClient {
 impl MigrationClient<V> for FakeClient {
     fn migration_variation(
         &self,
-        _flag_key: &str,
+        _flag_key: &Rc<str>,
         _context: &V,
         default: Stage,
     ) -> LocalBoxFuture<'static, Result<ServedEvaluation<V>, V>> {

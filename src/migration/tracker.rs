@@ -72,7 +72,7 @@ impl fmt::Display for BuildError {
 
 /// Records the measurements of one operation and turns them into a `migration_op` event.
 pub struct OpTracker<V> {
-    flag_key: String,
+    flag_key: std::rc::Rc<str>,
     context: V,
     evaluation: Evaluation,
     operation: Option<Operation>,
@@ -80,7 +80,8 @@ pub struct OpTracker<V> {
 }
 
 impl<V: HostValue> OpTracker<V> {
-    pub fn new(flag_key: String, context: V, evaluation: Evaluation) -> Self {
+    pub fn new(flag_key: impl Into<std::rc::Rc<str>>, context: V, evaluation: Evaluation) -> Self {
+        let flag_key = flag_key.into();
         OpTracker { flag_key, context, evaluation, operation: None, measurements: Measurements::default() }
     }
 
@@ -199,7 +200,7 @@ mod tests {
     use serde_json::json;
 
     fn tracker(key: &str, context: serde_json::Value) -> OpTracker<TestValue> {
-        OpTracker::new(key.into(), TestValue::Json(context), Evaluation::plain(Stage::Shadow, Stage::Off))
+        OpTracker::new(key, TestValue::Json(context), Evaluation::plain(Stage::Shadow, Stage::Off))
     }
 
     fn err(t: &OpTracker<TestValue>) -> String {
@@ -256,7 +257,7 @@ mod tests {
         for ratio in [0.0, -1.0, 2.5, f64::NAN] {
             let mut e = Evaluation::plain(Stage::Live, Stage::Off);
             e.check_ratio = ratio;
-            let mut t = OpTracker::new("k".into(), TestValue::Json(json!({"key": "u"})), e);
+            let mut t = OpTracker::new("k", TestValue::Json(json!({"key": "u"})), e);
             let mut ran = false;
             for _ in 0..50 {
                 t.consistent(&host.host, || {
@@ -275,7 +276,7 @@ mod tests {
         e.version = Some(9);
         e.reason = Some(Json::from_serde(&json!({"kind": "RULE_MATCH", "ruleIndex": 0})));
         e.sampling_ratio = 1.0;
-        let mut t = OpTracker::new("mig".into(), TestValue::Json(json!({"kind": "user", "key": "u1"})), e);
+        let mut t = OpTracker::new("mig", TestValue::Json(json!({"kind": "user", "key": "u1"})), e);
         t.operation(Operation::Write);
         t.invoked(Origin::New);
         t.latency(Origin::New, 1.5);

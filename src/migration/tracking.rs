@@ -16,6 +16,26 @@ pub trait ExternalTracker<V> {
     fn invoked(&self, origin: Origin) -> Result<(), V>;
     fn latency(&self, origin: Origin, ms: f64) -> Result<(), V>;
     fn error(&self, origin: Origin) -> Result<(), V>;
+    /// One origin call's measurements in this order: `invoked`, `latency` (when given), `error`
+    /// (when the call failed). Returns what each method that threw threw, by method name. Hosts
+    /// may make the three calls in one go.
+    fn record_call(&self, origin: Origin, latency_ms: Option<f64>, failed: bool) -> Vec<(&'static str, V)> {
+        let mut thrown = Vec::new();
+        if let Err(e) = self.invoked(origin) {
+            thrown.push(("invoked", e));
+        }
+        if let Some(ms) = latency_ms {
+            if let Err(e) = self.latency(origin, ms) {
+                thrown.push(("latency", e));
+            }
+        }
+        if failed {
+            if let Err(e) = self.error(origin) {
+                thrown.push(("error", e));
+            }
+        }
+        thrown
+    }
     /// The tracker decides whether to sample, and calls `check` if it does.
     fn consistency(&self, check: Box<dyn FnMut() -> Result<bool, V>>) -> Result<(), V>;
     /// The event to send, if the tracker made one.
@@ -63,6 +83,27 @@ impl<V: HostValue> Tracking<V> {
         match self {
             Tracking::Own(t) => t.latency(origin, ms),
             Tracking::External(t) => Self::guard(host, "latency", t.latency(origin, ms)),
+        }
+    }
+
+    /// An origin call's bookkeeping (SPEC A4): invoked, its latency when latency tracking is on,
+    /// an error when it failed and error tracking is on.
+    pub fn record_call(&mut self, host: &Host, origin: Origin, latency_ms: Option<f64>, failed: bool) {
+        match self {
+            Tracking::Own(t) => {
+                t.invoked(origin);
+                if let Some(ms) = latency_ms {
+                    t.latency(origin, ms);
+                }
+                if failed {
+                    t.error(origin);
+                }
+            }
+            Tracking::External(t) => {
+                for (method, e) in t.record_call(origin, latency_ms, failed) {
+                    Self::guard(host, method, Err(e));
+                }
+            }
         }
     }
 
