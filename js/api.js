@@ -72,9 +72,10 @@ function createApi(wasm) {
   const present = (n) => n === n; // not NaN
   let thrown;
   let keptEvent;
+  let now; // the bridge's clock, which the facade reads too (BigSegmentStoreManager)
   function bridge() {
     if (bridged) return;
-    const now =
+    now =
       typeof performance === 'object' && performance !== null && typeof performance.now === 'function'
         ? () => performance.now()
         : () => Date.now();
@@ -610,6 +611,7 @@ function createApi(wasm) {
 
   class BigSegmentStoreManager {
     #inner;
+    #lastKey;
     constructor(managerOptions) {
       bridge();
       this.#inner = new wasm.WasmBigSegmentStoreManager(managerOptions === undefined ? {} : managerOptions);
@@ -623,8 +625,13 @@ function createApi(wasm) {
       this.#inner.start();
     }
     getUserMembership(contextKey) {
-      // A warm cache answers without a round trip through the wasm's promise machinery.
-      const ready = typeof contextKey === 'string' ? this.#inner.lookupNow(contextKey) : undefined;
+      // A warm cache answers without a round trip through the wasm's promise machinery; the key
+      // crosses only when it is not the string the previous lookup passed.
+      let ready;
+      if (typeof contextKey === 'string') {
+        ready = this.#inner.lookupNow(contextKey === this.#lastKey ? undefined : contextKey, now());
+        this.#lastKey = contextKey;
+      }
       if (ready !== undefined) return Promise.resolve(ready);
       return new Promise((resolve, reject) => this.#inner.getUserMembership(contextKey, resolve, reject));
     }

@@ -6,7 +6,6 @@
 
 use std::cell::RefCell;
 
-use futures::future::LocalBoxFuture;
 use futures::FutureExt;
 use wasm_bindgen::prelude::*;
 
@@ -14,6 +13,7 @@ use super::bridge::{self, ANSWER_NOT_A_STAGE, ANSWER_OBJECT, ANSWER_PENDING, ANS
 use super::event::send_own_event;
 use super::promise::Wait;
 use super::value::{finite_f64, flag_key_js, got, integer_f64, intern, method, type_error};
+use crate::migration::client::Asked;
 use crate::migration::{
     ExternalTracker, MigrationClient, OfferedTracker, Operation, Origin, OutgoingEvent, ServedEvaluation, Stage,
 };
@@ -132,23 +132,20 @@ pub fn served_from(answer: &JsValue) -> ServedEvaluation<JsValue> {
 }
 
 impl MigrationClient<JsValue> for JsClient {
-    fn migration_variation(
-        &self,
-        flag_key: &std::rc::Rc<str>,
-        context: &JsValue,
-        default: Stage,
-    ) -> LocalBoxFuture<'static, Result<ServedEvaluation<JsValue>, JsValue>> {
+    fn migration_variation(&self, flag_key: &std::rc::Rc<str>, context: &JsValue, default: Stage) -> Asked<JsValue> {
         let mut wait = Wait::new();
         let id = wait.id();
         let code = bridge::ask_client(&self.target, &flag_key_js(flag_key), context, intern(default.as_str()), id);
         if code != ANSWER_PENDING {
             wait.release();
-            return futures::future::ready(served_from_code(code, id)).boxed_local();
+            return Asked::Now(served_from_code(code, id));
         }
         if let Some((settled, code)) = wait.take_now() {
-            return futures::future::ready(settled.and_then(|_| served_from_code(code as i32, id))).boxed_local();
+            return Asked::Now(settled.and_then(|_| served_from_code(code as i32, id)));
         }
-        wait.map(move |(settled, code)| settled.and_then(|_| served_from_code(code as i32, id))).boxed_local()
+        Asked::Later(
+            wait.map(move |(settled, code)| settled.and_then(|_| served_from_code(code as i32, id))).boxed_local(),
+        )
     }
 
     fn tracks_events(&self) -> bool {

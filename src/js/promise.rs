@@ -12,7 +12,6 @@
 use std::cell::RefCell;
 use std::future::Future;
 use std::pin::Pin;
-use std::rc::Rc;
 use std::task::{Context, Poll, Waker};
 
 use futures::future::LocalBoxFuture;
@@ -26,28 +25,31 @@ use wasm_bindgen::JsCast;
 /// A settled promise: `Ok(value)` or `Err(reason)`.
 pub type Settled = Result<JsValue, JsValue>;
 
-/// What a slot receives: the outcome, and the milliseconds the bridge measured (NaN when it
-/// measured nothing).
+/// What a slot receives: the outcome, and the number the bridge passed along (the milliseconds
+/// it timed, an answer code; NaN when it had none).
 struct Report {
     settled: Settled,
     ms: f64,
 }
 
-/// Where a promise's outcome meets the future waiting for it (single-threaded: an `Rc`, not a
-/// channel).
-#[derive(Default)]
-struct Slot {
-    report: Option<Report>,
-    waker: Option<Waker>,
+/// One waiting slot. Slots live in one table, not behind a pointer each: an operation waits on
+/// a few promises, and an allocation per wait measured as a tenth of a fixed-stage read.
+enum Slot {
+    Free,
+    /// A `Wait` holds it; the report lands here.
+    Waiting {
+        report: Option<Report>,
+        waker: Option<Waker>,
+    },
+    /// Its `Wait` was dropped; the id is freed when the report arrives.
+    Abandoned,
 }
-
-type SharedSlot = Rc<RefCell<Slot>>;
 
 #[derive(Default)]
 struct Pending {
-    /// Waiting slots by id; an id is freed only when it settles or its waiter is dropped, so it
-    /// is never reused while JavaScript may still report on it for that waiter.
-    slots: Vec<Option<SharedSlot>>,
+    /// An id is freed only when its report arrived or none can come, so it is never reused
+    /// while JavaScript may still report on it.
+    slots: Vec<Slot>,
     free: Vec<u32>,
 }
 
@@ -55,39 +57,48 @@ thread_local! {
     static PENDING: RefCell<Pending> = RefCell::default();
 }
 
+impl Pending {
+    fn release(&mut self, id: u32) {
+        if let Some(slot) = self.slots.get_mut(id as usize) {
+            if !matches!(slot, Slot::Free) {
+                *slot = Slot::Free;
+                self.free.push(id);
+            }
+        }
+    }
+}
+
 /// Called by the bridge when promise (timer, abort relay) `id` settles; `ms` is what the bridge
-/// timed, if anything.
+/// timed or the code it passes along, if anything.
 #[wasm_bindgen(js_name = settlePromise)]
 pub fn settle_promise(id: u32, ok: bool, value: JsValue, ms: f64) {
-    let slot = PENDING.with(|p| {
+    let waker = PENDING.with(|p| {
         let mut p = p.borrow_mut();
-        let slot = p.slots.get_mut(id as usize).and_then(Option::take);
-        if slot.is_some() {
-            p.free.push(id);
+        match p.slots.get_mut(id as usize) {
+            Some(Slot::Waiting { report, waker }) => {
+                *report = Some(Report { settled: if ok { Ok(value) } else { Err(value) }, ms });
+                waker.take()
+            }
+            // Its operation is gone (aborted, timed out): the outcome is dropped.
+            Some(Slot::Abandoned) => {
+                p.release(id);
+                None
+            }
+            _ => None,
         }
-        slot
     });
-    // The waiter may have been dropped (an aborted operation); then the outcome is dropped too.
-    if let Some(slot) = slot {
-        let waker = {
-            let mut slot = slot.borrow_mut();
-            slot.report = Some(Report { settled: if ok { Ok(value) } else { Err(value) }, ms });
-            slot.waker.take()
-        };
-        if let Some(waker) = waker {
-            waker.wake();
-        }
+    if let Some(waker) = waker {
+        waker.wake();
     }
 }
 
 /// A future for one report to slot `id`. Dropped before the report, it runs its cleanup
 /// (stopping a timer, removing a listener); the slot's id stays taken until the report arrives
 /// (a promise settles when it settles, an abort relay already under way still reports), unless
-/// the cleanup guarantees there will be none (a stopped timer), so an id is never reused while
-/// JavaScript may still report on it.
+/// the cleanup rules a report out (a stopped timer), so an id is never reused while JavaScript
+/// may still report on it.
 pub struct Wait {
     id: u32,
-    slot: SharedSlot,
     done: bool,
     /// Returns whether it ruled out a later report (then the id may be reused at once).
     cleanup: Option<Box<dyn FnOnce() -> bool>>,
@@ -96,23 +107,23 @@ pub struct Wait {
 impl Wait {
     /// A new waiting slot; its id is what the bridge reports to.
     pub fn new() -> Self {
-        let slot = SharedSlot::default();
+        let waiting = Slot::Waiting { report: None, waker: None };
         let id = PENDING.with(|p| {
             let mut p = p.borrow_mut();
             match p.free.pop() {
                 Some(id) => {
-                    if let Some(free) = p.slots.get_mut(id as usize) {
-                        *free = Some(slot.clone());
+                    if let Some(slot) = p.slots.get_mut(id as usize) {
+                        *slot = waiting;
                     }
                     id
                 }
                 None => {
-                    p.slots.push(Some(slot.clone()));
+                    p.slots.push(waiting);
                     u32::try_from(p.slots.len() - 1).unwrap_or(u32::MAX)
                 }
             }
         });
-        Wait { id, slot, done: false, cleanup: None }
+        Wait { id, done: false, cleanup: None }
     }
 
     pub fn id(&self) -> u32 {
@@ -129,28 +140,21 @@ impl Wait {
     /// Gives the slot up when nothing reported or will report to it (the bridge answered
     /// synchronously by other means).
     pub fn release(mut self) {
-        self.free();
         self.done = true;
-    }
-
-    /// Frees the slot's id for reuse: nothing will report to it.
-    fn free(&self) {
-        let id = self.id;
-        PENDING.with(|p| {
-            let mut p = p.borrow_mut();
-            let held = p.slots.get(id as usize).is_some_and(|s| s.as_ref().is_some_and(|s| Rc::ptr_eq(s, &self.slot)));
-            if held {
-                if let Some(slot) = p.slots.get_mut(id as usize) {
-                    *slot = None;
-                }
-                p.free.push(id);
-            }
-        });
+        PENDING.with(|p| p.borrow_mut().release(self.id));
     }
 
     /// The report, if it already arrived (a bridge call that settled synchronously).
     pub fn take_now(&mut self) -> Option<(Settled, f64)> {
-        let report = self.slot.borrow_mut().report.take()?;
+        let report = PENDING.with(|p| {
+            let mut p = p.borrow_mut();
+            let report = match p.slots.get_mut(self.id as usize) {
+                Some(Slot::Waiting { report, .. }) => report.take(),
+                _ => None,
+            }?;
+            p.release(self.id);
+            Some(report)
+        })?;
         self.done = true;
         Some((report.settled, report.ms))
     }
@@ -167,7 +171,14 @@ impl Future for Wait {
         if let Some(report) = self.take_now() {
             return Poll::Ready(report);
         }
-        self.slot.borrow_mut().waker = Some(cx.waker().clone());
+        PENDING.with(|p| {
+            if let Some(Slot::Waiting { waker, .. }) = p.borrow_mut().slots.get_mut(self.id as usize) {
+                match waker {
+                    Some(w) if w.will_wake(cx.waker()) => {}
+                    _ => *waker = Some(cx.waker().clone()),
+                }
+            }
+        });
         Poll::Pending
     }
 }
@@ -177,12 +188,17 @@ impl Drop for Wait {
         if self.done {
             return;
         }
-        self.slot.borrow_mut().waker = None;
-        if let Some(cleanup) = self.cleanup.take() {
-            if cleanup() {
-                self.free();
+        let silenced = self.cleanup.take().is_some_and(|cleanup| cleanup());
+        let id = self.id;
+        PENDING.with(|p| {
+            let mut p = p.borrow_mut();
+            let reported = matches!(p.slots.get(id as usize), Some(Slot::Waiting { report: Some(_), .. }));
+            if silenced || reported {
+                p.release(id);
+            } else if let Some(slot) = p.slots.get_mut(id as usize) {
+                *slot = Slot::Abandoned;
             }
-        }
+        });
     }
 }
 

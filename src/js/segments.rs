@@ -177,6 +177,9 @@ fn status_object(status: BigSegmentStoreStatus) -> JsValue {
 #[wasm_bindgen]
 pub struct WasmBigSegmentStoreManager {
     inner: BigSegmentStoreManager<JsStore>,
+    /// The context key of the last warm-path lookup; the facade keeps its own copy in step and
+    /// sends no key when the caller passed the same string again.
+    last_key: std::cell::RefCell<String>,
 }
 
 #[wasm_bindgen]
@@ -202,7 +205,7 @@ impl WasmBigSegmentStoreManager {
         let config = BigSegmentsConfig::from_options(&values).map_err(config_error)?;
         let host = js_host(&get(&options, "logger"))?;
         let inner = BigSegmentStoreManager::new(store, config, host).map_err(config_error)?;
-        Ok(WasmBigSegmentStoreManager { inner })
+        Ok(WasmBigSegmentStoreManager { inner, last_key: Default::default() })
     }
 
     pub fn start(&self) {
@@ -226,9 +229,16 @@ impl WasmBigSegmentStoreManager {
     /// The lookup's result object when it needs no waiting (a warm cache), else `undefined`.
     /// The answer when no waiting is needed, else `undefined`. Called with strings only (the
     /// facade checks): a `&str` parameter crosses in the call itself, without a callback.
+    /// The answer of a lookup the cache can give at once, else undefined. `context_key` is
+    /// `None` when it is the very string the previous call passed; `now` is the bridge's clock,
+    /// read by the facade (one crossing fewer per warm lookup).
     #[wasm_bindgen(js_name = lookupNow)]
-    pub fn lookup_now(&self, context_key: &str) -> JsValue {
-        match self.inner.lookup_now(context_key) {
+    pub fn lookup_now(&self, context_key: Option<String>, now: f64) -> JsValue {
+        let mut last = self.last_key.borrow_mut();
+        if let Some(key) = context_key {
+            *last = key;
+        }
+        match self.inner.lookup_at(&last, now) {
             Some(Ok(lookup)) => lookup_object(lookup),
             _ => JsValue::UNDEFINED,
         }

@@ -64,14 +64,15 @@ impl<V: HostValue> ServedEvaluation<V> {
     }
 }
 
+/// A flag system's answer: at once (a synchronous client), or later (one that returned a promise).
+pub enum Asked<V> {
+    Now(Result<ServedEvaluation<V>, V>),
+    Later(LocalBoxFuture<'static, Result<ServedEvaluation<V>, V>>),
+}
+
 /// Any flag system: evaluates migration flags and receives `migration_op` events.
 pub trait MigrationClient<V> {
-    fn migration_variation(
-        &self,
-        flag_key: &Rc<str>,
-        context: &V,
-        default: Stage,
-    ) -> LocalBoxFuture<'static, Result<ServedEvaluation<V>, V>>;
+    fn migration_variation(&self, flag_key: &Rc<str>, context: &V, default: Stage) -> Asked<V>;
     /// Whether events have anywhere to go; when not, cutover does not build them.
     fn tracks_events(&self) -> bool;
     fn track_migration_op(&self, event: OutgoingEvent<V>) -> Result<(), V>;
@@ -118,7 +119,11 @@ pub async fn migration_variation<V: HostValue>(
     default: &DefaultStage,
 ) -> Evaluated<V> {
     let default = default.resolve(host);
-    let served = match client.migration_variation(flag_key, &context, default).await {
+    let asked = match client.migration_variation(flag_key, &context, default) {
+        Asked::Now(answer) => answer,
+        Asked::Later(answer) => answer.await,
+    };
+    let served = match asked {
         Ok(served) => served,
         Err(e) => {
             host.error(&format!(

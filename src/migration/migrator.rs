@@ -1,10 +1,10 @@
 //! The read and write executors (SPEC A1–A4, A8, A9).
 
 use std::cell::RefCell;
+use std::future::Future;
 use std::rc::Rc;
 
 use futures::future::{self, Either, LocalBoxFuture};
-use futures::FutureExt;
 
 use super::builder::{ReadOrigins, WriteOrigins};
 use super::client::{migration_variation, DefaultStage, MigrationClient};
@@ -159,7 +159,7 @@ impl<V: HostValue> Migrator<V> {
     }
 
     /// Reads at the flag's stage. Fails only when the caller aborts (with the abort reason).
-    pub fn read(&self, request: OperationRequest<V>) -> LocalBoxFuture<'static, Result<OperationResult<V>, V>> {
+    pub fn read(&self, request: OperationRequest<V>) -> impl Future<Output = Result<OperationResult<V>, V>> + 'static {
         let shared = self.shared.clone();
         async move {
             let OperationRequest { flag_key, context, default_stage, payload, abort } = request;
@@ -171,12 +171,11 @@ impl<V: HostValue> Migrator<V> {
                 Err(reason) => Err(reason),
             }
         }
-        .boxed_local()
     }
 
     /// Writes at the flag's stage. Fails only when the caller aborts; the event for the origins
     /// that completed is still sent.
-    pub fn write(&self, request: OperationRequest<V>) -> LocalBoxFuture<'static, Result<WriteResult<V>, V>> {
+    pub fn write(&self, request: OperationRequest<V>) -> impl Future<Output = Result<WriteResult<V>, V>> + 'static {
         let shared = self.shared.clone();
         async move {
             let OperationRequest { flag_key, context, default_stage, payload, abort } = request;
@@ -192,7 +191,6 @@ impl<V: HostValue> Migrator<V> {
                 }
             }
         }
-        .boxed_local()
     }
 }
 

@@ -123,10 +123,10 @@ impl MigrationClient<V> for FakeClient {
         _flag_key: &Rc<str>,
         _context: &V,
         default: Stage,
-    ) -> LocalBoxFuture<'static, Result<ServedEvaluation<V>, V>> {
+    ) -> crate::migration::client::Asked<V> {
         self.defaults_seen.borrow_mut().push(default);
         let answer = (self.served.borrow())();
-        async move { answer }.boxed_local()
+        crate::migration::client::Asked::Later(async move { answer }.boxed_local())
     }
     fn tracks_events(&self) -> bool {
         self.tracks

@@ -563,7 +563,11 @@ impl<S: BigSegmentStore + 'static> BigSegmentStoreManager<S> {
     /// configured, or a cache hit with a usable status); `None` when the store or a status poll
     /// must be asked, and then nothing was counted. Lets hosts answer hot lookups synchronously.
     pub fn lookup_now(&self, key: &str) -> Option<Result<Lookup<S::Membership>, Closed>> {
-        let now = self.inner.host.clock.monotonic_ms();
+        self.lookup_at(key, self.inner.host.clock.monotonic_ms())
+    }
+
+    /// [`Self::lookup_now`] at `now`, a reading of the host's monotonic clock the caller took.
+    pub fn lookup_at(&self, key: &str, now: f64) -> Option<Result<Lookup<S::Membership>, Closed>> {
         let mut st = self.inner.state.borrow_mut();
         if st.closed {
             return Some(Err(Closed));
