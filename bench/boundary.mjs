@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CONTEXT, FLAG_KEY, PAYLOAD, compare, cutoverOrigin, ldClientWithStage, loadLD, memoryStore } from './lib/common.mjs';
+import { plainClient } from './lib/migration.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const __counts = (globalThis.__wbgCounts = new Map());
@@ -50,6 +51,14 @@ async function measure(label, op, n = 2000) {
   for (const [k, v] of rows) if (v / n >= 0.5) console.log(`  ${(v / n).toFixed(1).padStart(6)}  ${k}`);
   const strs = [...strings].sort((a, b) => b[1] - a[1]);
   if (strs.length) console.log('  strings crossing per op: ' + strs.filter(([, v]) => v / n >= 0.5).map(([k, v]) => `${k} ×${(v / n).toFixed(1)}`).join(', '));
+  return total / n;
+}
+
+// The budget of boundary calls per op for cutover's own path (fixedStage shadow read).
+const BUDGET = 12;
+function budget(perOp) {
+  const shown = Number(perOp.toFixed(1)); // judged on the figure printed above
+  console.log(`  budget ${BUDGET}: ${shown <= BUDGET ? 'ok' : `OVER by ${Number((shown - BUDGET).toFixed(1))}`}`);
 }
 
 const ld = await loadLD();
@@ -61,7 +70,12 @@ for (const [stage, op] of [['shadow', 'read'], ['off', 'read'], ['dualwrite', 'w
   client.close();
 }
 const f = new c.MigratorBuilder(c.fixedStage('shadow')).read(cutoverOrigin, cutoverOrigin, compare).write(cutoverOrigin, cutoverOrigin).build();
-await measure('shadow read, fixedStage', () => f.read(FLAG_KEY, CONTEXT, 'off', PAYLOAD));
+budget(await measure('shadow read, fixedStage', () => f.read(FLAG_KEY, CONTEXT, 'off', PAYLOAD)));
+// cutover's own tracker and events, delivered to a plain client's trackMigrationOp.
+const { client: plain, events } = plainClient('shadow');
+const p = new c.MigratorBuilder(plain).read(cutoverOrigin, cutoverOrigin, compare).write(cutoverOrigin, cutoverOrigin).build();
+await measure('shadow read, plain client with events', () => p.read(FLAG_KEY, CONTEXT, 'off', PAYLOAD));
+if (events.count !== 2200) console.log(`  (expected 2200 events, got ${events.count})`);
 const mgr = new c.BigSegmentStoreManager({ store: memoryStore(), contextCacheTimeMs: 600_000, statusPollIntervalMs: 600_000 });
 await measure('cached getUserMembership', () => mgr.getUserMembership('user-1'));
 await mgr.close();

@@ -21,6 +21,8 @@ const SCENARIOS = [
   'dualwrite-write',
   'live-write',
   'shadow-read-parallel-fixedstage',
+  'own-events-read',
+  'context-size',
   'raw-promise-all',
   'cached-lookup',
   'uncached-lookup-redis',
@@ -28,7 +30,7 @@ const SCENARIOS = [
   'cold-start-ms',
 ];
 const RUNS = Math.max(5, Number(process.env.BENCH_RUNS ?? 5) | 0);
-const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',')) : null;
+const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((s) => s.trim()).filter(Boolean)) : null;
 const CHILD_TIMEOUT_MS = 120_000;
 
 const median = (xs) => {
@@ -94,6 +96,8 @@ async function main() {
   const machine = `${cpus[0]?.model?.trim() ?? 'unknown cpu'}, ${cpus.length} cores, node ${process.version}`;
   const startHash = wasmHash();
   const selected = SCENARIOS.filter((s) => !ONLY || ONLY.has(s));
+  const unknown = ONLY ? [...ONLY].filter((s) => !SCENARIOS.includes(s)) : [];
+  if (unknown.length) throw new Error(`BENCH_ONLY: unknown scenario(s) ${unknown.join(', ')}; known: ${SCENARIOS.join(', ')}`);
 
   let redisUrl = process.env.REDIS_URL;
   let pidfile = null;
@@ -155,6 +159,21 @@ async function main() {
         result.floor_ratio = launchdarkly == null ? null : round(med.floor / med.launchdarkly, 3);
         result.floor_note = mod.meta.floor;
       }
+      // Scenario-specific figures: meta.figures = [{ key, side = 'cutover', label, unit?, max? }],
+      // each the median over runs of that side's info[key]; meta.maxRatio is a target for ratio.
+      if (mod.meta.figures) {
+        result.figures = mod.meta.figures.map(({ key, side = 'cutover', label, unit: u, max }) => {
+          const values = samples[side].map((r) => r.info?.[key]).filter((v) => typeof v === 'number');
+          const value = values.length ? round(median(values), 3) : null;
+          details.push({ name, side: `${side} ${key}`, values });
+          const fig = { key, side, label: label ?? key, ...(u ? { unit: u } : {}), value };
+          if (max != null) Object.assign(fig, { max, met: value != null && value <= max });
+          return fig;
+        });
+      }
+      if (mod.meta.maxRatio != null) {
+        result.target = { maxRatio: mod.meta.maxRatio, met: ratio != null && ratio <= mod.meta.maxRatio };
+      }
       results.push(result);
     }
   } finally {
@@ -177,6 +196,18 @@ async function main() {
   console.log(line(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const r of rows) console.log(line(r));
+  const targeted = results.filter((r) => r.figures || r.target);
+  if (targeted.length) {
+    const met = (ok) => (ok ? 'met' : 'MISSED');
+    console.log('\nfigures (median over runs) and targets:');
+    for (const r of targeted) {
+      if (r.target) console.log(`  ${r.name}: ratio ${dash(r.ratio)} (target ≤ ${r.target.maxRatio}: ${met(r.target.met)})`);
+      for (const f of r.figures ?? []) {
+        const target = f.max != null ? ` (target ≤ ${f.max}: ${met(f.met)})` : '';
+        console.log(`  ${r.name}: ${f.label} = ${dash(f.value)}${f.unit ? ` ${f.unit}` : ''}${target}`);
+      }
+    }
+  }
   console.log(`\nsize: wasm_raw=${size.wasm_raw} B, wasm_gz=${size.wasm_gz} B (gzip -9), package_gz=${size.package_gz} B (npm pack)`);
   console.log('\nper-run values (min … max):');
   for (const { name, side, values } of details) {

@@ -4,16 +4,46 @@ import {
   timeAsync,
 } from './common.mjs';
 
+/** A cutover migrator over `client` with the bench's origins and comparison. */
+export function cutoverMigrator(c, client, order) {
+  return new c.MigratorBuilder(client)
+    .readExecutionOrder(order)
+    .read(cutoverOrigin, cutoverOrigin, compare)
+    .write(cutoverOrigin, cutoverOrigin)
+    .build();
+}
+
+/** LD's createMigration over `client` with the equivalent configuration. */
+export function ldMigrator(ld, client, order) {
+  const origin = ldOrigin(ld);
+  const execution =
+    order === 'serial' ? new ld.LDSerialExecution(ld.LDExecutionOrdering.Fixed) : new ld.LDConcurrentExecution();
+  return ld.createMigration(client, {
+    readOld: origin, readNew: origin, writeOld: origin, writeNew: origin, check: compare, execution,
+  });
+}
+
+/**
+ * A plain MigrationClient (no flag SDK): every flag serves `stage`, and cutover's own events
+ * arrive at trackMigrationOp, where they are counted (the first one is kept for a setup check).
+ */
+export function plainClient(stage) {
+  const events = { count: 0, first: null };
+  const client = {
+    migrationVariation: () => stage,
+    trackMigrationOp(event) {
+      if (events.count++ === 0) events.first = event;
+    },
+  };
+  return { client, events };
+}
+
 /** cutover via launchDarklyClient(real LD client), stage from the TestData flag. */
 export async function cutoverMigration({ stage, order, op }) {
   const ld = await loadLD();
   const c = await loadCutover();
   const { client } = await ldClientWithStage(ld, stage);
-  const m = new c.MigratorBuilder(c.launchDarklyClient(client))
-    .readExecutionOrder(order)
-    .read(cutoverOrigin, cutoverOrigin, compare)
-    .write(cutoverOrigin, cutoverOrigin)
-    .build();
+  const m = cutoverMigrator(c, c.launchDarklyClient(client), order);
   const first = await m[op](FLAG_KEY, CONTEXT, 'off', PAYLOAD);
   sanity(op, first, 'value');
   const r = await timeAsync(() => m[op](FLAG_KEY, CONTEXT, 'off', PAYLOAD));
@@ -26,18 +56,13 @@ export async function cutoverMigration({ stage, order, op }) {
 }
 
 /** LD's createMigration with the equivalent configuration. */
-export async function ldMigration({ stage, order, op }) {
+export async function ldMigration({ stage, order, op, context = CONTEXT }) {
   const ld = await loadLD();
   const { client } = await ldClientWithStage(ld, stage);
-  const origin = ldOrigin(ld);
-  const execution =
-    order === 'serial' ? new ld.LDSerialExecution(ld.LDExecutionOrdering.Fixed) : new ld.LDConcurrentExecution();
-  const m = ld.createMigration(client, {
-    readOld: origin, readNew: origin, writeOld: origin, writeNew: origin, check: compare, execution,
-  });
-  const first = await m[op](FLAG_KEY, CONTEXT, ld.LDMigrationStage.Off, PAYLOAD);
+  const m = ldMigrator(ld, client, order);
+  const first = await m[op](FLAG_KEY, context, ld.LDMigrationStage.Off, PAYLOAD);
   sanity(op, first, 'result');
-  const r = await timeAsync(() => m[op](FLAG_KEY, CONTEXT, ld.LDMigrationStage.Off, PAYLOAD));
+  const r = await timeAsync(() => m[op](FLAG_KEY, context, ld.LDMigrationStage.Off, PAYLOAD));
   client.close();
   return { value: r.usPerOp, info: { ops: r.ops } };
 }
@@ -73,18 +98,37 @@ export async function ldSdkFloor({ stage, op }) {
 /** cutover with fixedStage (no flag system at all). */
 export async function cutoverFixed({ stage, order, op }) {
   const c = await loadCutover();
-  const m = new c.MigratorBuilder(c.fixedStage(stage))
-    .readExecutionOrder(order)
-    .read(cutoverOrigin, cutoverOrigin, compare)
-    .write(cutoverOrigin, cutoverOrigin)
-    .build();
+  const m = cutoverMigrator(c, c.fixedStage(stage), order);
   sanity(op, await m[op](FLAG_KEY, CONTEXT, 'off', PAYLOAD), 'value');
   const r = await timeAsync(() => m[op](FLAG_KEY, CONTEXT, 'off', PAYLOAD));
   return { value: r.usPerOp, info: { ops: r.ops, byStage: m.stats()[op].byStage } };
 }
 
+/** cutover through a plain client that takes its events (cutover's own tracker and events). */
+export async function cutoverOwnEvents({ stage, order, op, context = CONTEXT }) {
+  const c = await loadCutover();
+  const { client, events } = plainClient(stage);
+  const m = cutoverMigrator(c, client, order);
+  sanity(op, await m[op](FLAG_KEY, context, 'off', PAYLOAD), 'value');
+  sanityEvent(events, { stage, op, context });
+  const r = await timeAsync(() => m[op](FLAG_KEY, context, 'off', PAYLOAD));
+  const s = m.stats()[op];
+  return {
+    value: r.usPerOp,
+    info: { ops: r.ops, byStage: s.byStage, consistencyChecked: s.consistency.checked, eventsPerOp: events.count / s.count },
+  };
+}
+
 // A wrong setup must not produce a number (this is a setup check, not a timed assertion).
-function sanity(op, res, field) {
+export function sanityEvent(events, { stage, op, context }) {
+  const e = events.first;
+  if (events.count !== 1 || !e || e.kind !== 'migration_op' || e.operation !== op || e.evaluation?.value !== stage ||
+      e.context?.key !== context.key) {
+    throw new Error(`unexpected events after one ${op}: count ${events.count}, first ${JSON.stringify(e)?.slice(0, 500)}`);
+  }
+}
+
+export function sanity(op, res, field) {
   const one = op === 'write' ? res.authoritative : res;
   if (!one || one.success !== true || one[field] !== PAYLOAD) {
     throw new Error(`unexpected ${op} result: ${JSON.stringify(res)}`);

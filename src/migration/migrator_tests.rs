@@ -4,7 +4,6 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use futures::future::LocalBoxFuture;
 use futures::FutureExt;
 use serde_json::{json, Value};
 

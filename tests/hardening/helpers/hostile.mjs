@@ -387,6 +387,9 @@ export function materialize(r, env) {
     }
     case 'deep':
       return deep(r.shape, r.depth);
+    case 'ctx':
+    case 'mctx':
+      return materializeContext(env.tame ? tameContext(r) : r, env);
     case 'wide':
       return wide(r.n);
     case 'fn':
@@ -488,7 +491,231 @@ export function mayNeverSettle(recipe) {
 // ---------------------------------------------------------------------------------------------
 // Domain recipes: plausible shapes with hostile parts mixed in
 
-/** A context: mostly valid, sometimes hostile. */
+// Hostile contexts: built to trip up whatever reads, validates or copies a context on its way into
+// a migration_op event. A single-kind (or legacy) context is `{k: 'ctx', base, parts, wrap}`:
+// the plain `{kind: 'user', key}` (or `{key}`) with hazards applied in order —
+//   attrs   n own attributes (10 000 at the top)            array   a `list` of n (100 000) items
+//   deep    an attribute nested `depth` (5 000) levels      cyclic  ctx.self = ctx, cycles through arrays
+//   getters throwing getters on kind, key or attributes     toJSON  a toJSON method that throws
+// — and maybe wrapped in a Proxy: every trap throws ('throwAll'), every trap but get of kind/key
+// throws ('onlyKindKey'), or a revoked proxy. A multi-kind one is `{k: 'mctx', nested, parts,
+// wrap}` whose nested contexts are plain or hostile themselves.
+
+const CONTEXT_ATTRS = ['kind', 'key', 'name', 'email', 'anonymous', '_meta', 'custom', 'toJSON'];
+const NESTED_KINDS = ['user', 'org', 'device', 'service'];
+
+/**
+ * Hazards for one context. `huge` weighs the 10 000-attribute and 100 000-item ones against 32
+ * for the rest (0 leaves them out); `getterAttrs` are the attributes getters may go on.
+ */
+function contextParts({ huge = 1, getterAttrs = CONTEXT_ATTRS } = {}) {
+  const choices = [
+    { weight: 4, arbitrary: fc.constant({ p: 'attrs', n: 100 }) },
+    { weight: huge, arbitrary: fc.constant({ p: 'attrs', n: 10000 }) },
+    { weight: 4, arbitrary: fc.constant({ p: 'array', n: 1000 }) },
+    { weight: huge, arbitrary: fc.constant({ p: 'array', n: 100000 }) },
+    {
+      weight: 6,
+      arbitrary: fc
+        .tuple(fc.constantFrom('object', 'array', 'context'), fc.constantFrom(100, 5000))
+        .map(([via, depth]) => ({ p: 'deep', via, depth })),
+    },
+    { weight: 8, arbitrary: fc.constantFrom('self', 'array', 'arrayself', 'nested', 'meta').map((via) => ({ p: 'cyclic', via })) },
+    {
+      weight: 8,
+      arbitrary: fc
+        .tuple(fc.uniqueArray(fc.constantFrom(...getterAttrs), { minLength: 1, maxLength: 3 }), thrownValue)
+        .map(([on, v]) => ({ p: 'getters', on, v })),
+    },
+    { weight: 2, arbitrary: thrownValue.map((v) => ({ p: 'toJSON', v })) },
+  ];
+  return fc.oneof(...choices.filter((c) => c.weight > 0));
+}
+
+const contextWrap = fc.oneof(
+  { weight: 8, arbitrary: fc.constant(null) },
+  { weight: 1, arbitrary: thrownValue.map((v) => ({ w: 'throwAll', v })) },
+  { weight: 1, arbitrary: thrownValue.map((v) => ({ w: 'onlyKindKey', v })) },
+  { weight: 1, arbitrary: fc.constant({ w: 'revoked' }) },
+);
+
+/** A hostile single-kind (or legacy) context recipe. `base` and `wrap` are arbitraries of those fields. */
+export function singleContextRecipe({
+  huge = 1,
+  base = fc.constantFrom('user', 'legacy'),
+  wrap = contextWrap,
+  minParts = 1,
+  getterAttrs = CONTEXT_ATTRS,
+} = {}) {
+  return fc
+    .record({ base, parts: fc.array(contextParts({ huge, getterAttrs }), { minLength: minParts, maxLength: 3 }), wrap })
+    .map((r) => ({ k: 'ctx', ...r }));
+}
+
+const plainNested = { k: 'plain', entries: [['key', { k: 'v', v: 'nested-key' }]] };
+
+/** A multi-kind context recipe with plain and hostile nested contexts. */
+export function multiContextRecipe({ huge = 1 } = {}) {
+  return fc
+    .record({
+      nested: fc.uniqueArray(
+        fc.tuple(
+          fc.constantFrom(...NESTED_KINDS),
+          fc.oneof(
+            { weight: 1, arbitrary: fc.constant(plainNested) },
+            { weight: 2, arbitrary: singleContextRecipe({ huge, base: fc.constantFrom('legacy', 'user'), minParts: 0 }) },
+          ),
+        ),
+        { minLength: 1, maxLength: 3, selector: ([kind]) => kind },
+      ),
+      parts: fc.array(
+        fc.oneof(
+          fc.constantFrom('self', 'array').map((via) => ({ p: 'cyclic', via })),
+          fc
+            .tuple(fc.uniqueArray(fc.constantFrom('kind', ...NESTED_KINDS), { minLength: 1, maxLength: 2 }), thrownValue)
+            .map(([on, v]) => ({ p: 'getters', on, v })),
+        ),
+        { maxLength: 2 },
+      ),
+      wrap: contextWrap,
+    })
+    .map((r) => ({ k: 'mctx', ...r }));
+}
+
+/** Any hostile context, single or multi-kind. */
+export function hostileContextRecipe({ huge = 1 } = {}) {
+  return fc.oneof({ weight: 3, arbitrary: singleContextRecipe({ huge }) }, { weight: 1, arbitrary: multiContextRecipe({ huge }) });
+}
+
+/**
+ * Is the context's `kind` a plain, valid single kind and its `key` a plain non-empty string (own
+ * data properties of an ordinary object, whatever its other attributes are)?
+ */
+export function plainKindAndKey(r) {
+  return (
+    r.k === 'ctx' &&
+    r.base === 'user' &&
+    r.wrap === null &&
+    !r.parts.some((p) => p.p === 'getters' && (p.on.includes('kind') || p.on.includes('key')))
+  );
+}
+
+/** Does the context recipe hold a 10 000-attribute object or a 100 000-item array? */
+export const contextIsHuge = (r) => recipeHas(r, (x) => (x.p === 'attrs' && x.n >= 10000) || (x.p === 'array' && x.n >= 100000));
+
+/** Tame mode: no proxies, getters or cycles, and no more than 20 levels. */
+function tameContext(r) {
+  const parts = r.parts
+    .filter((p) => p.p !== 'getters' && p.p !== 'cyclic')
+    .map((p) => (p.p === 'deep' ? { ...p, depth: Math.min(p.depth, 20) } : p));
+  const nested = r.k === 'mctx' ? r.nested.map(([kind, n]) => [kind, n.k === 'ctx' ? tameContext(n) : n]) : undefined;
+  return { ...r, parts, wrap: null, ...(nested && { nested }) };
+}
+
+function throwingObjectHandler(v, { exceptKindKey = false } = {}) {
+  const handler = throwingHandler(v);
+  delete handler.apply;
+  delete handler.construct;
+  if (exceptKindKey) {
+    handler.get = (target, p, receiver) => {
+      if (p === 'kind' || p === 'key') return Reflect.get(target, p, receiver);
+      throw v;
+    };
+  }
+  return handler;
+}
+
+function materializeContext(r, env) {
+  let o;
+  if (r.k === 'mctx') {
+    o = { kind: 'multi' };
+    for (const [kind, n] of r.nested) o[kind] = materialize(n, env);
+  } else {
+    o = r.base === 'legacy' ? { key: 'legacy-key' } : { kind: 'user', key: 'ctx-key' };
+  }
+  for (const part of r.parts) applyContextPart(o, part, env);
+  if (r.wrap === null) return o;
+  if (r.wrap.w === 'revoked') {
+    const { proxy, revoke } = Proxy.revocable(o, {});
+    revoke();
+    return proxy;
+  }
+  const v = env.thrown.add(materialize(r.wrap.v, env));
+  const proxy = new Proxy(o, throwingObjectHandler(v, { exceptKindKey: r.wrap.w === 'onlyKindKey' }));
+  env.proxies.add(proxy);
+  return proxy;
+}
+
+/** Sets an own data property, replacing a getter an earlier part put there. */
+function put(o, key, value) {
+  Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+function applyContextPart(o, part, env) {
+  switch (part.p) {
+    case 'attrs':
+      for (let i = 0; i < part.n; i++) {
+        const m = i % 4;
+        o[`attr${i}`] = m === 0 ? `value-${i}` : m === 1 ? i : m === 2 ? i % 8 === 2 : { i, tags: ['a', 'b'] };
+      }
+      return;
+    case 'array':
+      put(o, 'list', Array.from({ length: part.n }, (_, i) => (i % 2 ? i : `item-${i}`)));
+      return;
+    case 'deep':
+      put(o, 'nested', deep(part.via, part.depth));
+      return;
+    case 'cyclic':
+      switch (part.via) {
+        case 'self':
+          put(o, 'self', o);
+          return;
+        case 'array':
+          put(o, 'list', [1, 'two', o]);
+          return;
+        case 'arrayself': {
+          const a = ['x'];
+          a.push(a);
+          put(o, 'list', a);
+          return;
+        }
+        case 'nested': {
+          const inner = { name: 'inner', sub: {} };
+          inner.sub.back = inner;
+          inner.sub.top = o;
+          put(o, 'custom', inner);
+          return;
+        }
+        default: // 'meta'
+          put(o, '_meta', { privateAttributes: ['email'], back: o });
+          return;
+      }
+    case 'getters': {
+      const v = env.thrown.add(materialize(part.v, env));
+      for (const key of part.on) {
+        Object.defineProperty(o, key, {
+          enumerable: true,
+          configurable: true,
+          get() {
+            throw v;
+          },
+        });
+      }
+      return;
+    }
+    case 'toJSON': {
+      const v = env.thrown.add(materialize(part.v, env));
+      put(o, 'toJSON', () => {
+        throw v;
+      });
+      return;
+    }
+    default:
+      throw new Error(`unknown context part ${JSON.stringify(part)}`);
+  }
+}
+
+/** A context: mostly valid, sometimes junk, sometimes hostile (see above). */
 export const contextRecipe = fc.oneof(
   { weight: 4, arbitrary: fc.constant({ k: 'plain', entries: [['kind', { k: 'v', v: 'user' }], ['key', { k: 'v', v: 'ctx-key' }]] }) },
   { weight: 2, arbitrary: fc.string({ maxLength: 8 }).map((key) => ({ k: 'plain', entries: [['key', { k: 'v', v: key }]] })) },
@@ -504,6 +731,7 @@ export const contextRecipe = fc.oneof(
     }),
   },
   { weight: 3, arbitrary: anyValue },
+  { weight: 3, arbitrary: hostileContextRecipe() },
 );
 
 /** An ExternalTracker with each of the six methods hostile, missing or well-behaved. */

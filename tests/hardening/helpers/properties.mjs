@@ -12,6 +12,7 @@ import {
   act,
   anyValue,
   behavior,
+  contextIsHuge,
   contextRecipe,
   evaluationRecipe,
   loggerRecipe,
@@ -122,6 +123,14 @@ const clientRecipe = fc.oneof(
       ),
       track: fc.oneof(fc.constant('capture'), fc.constant(null), behavior.map((b) => ({ k: 'fn', b })), anyValue),
     }).map((c) => ({ k: 'client', ...c })),
+  },
+  // A well-behaved flag system without a tracker of its own, with and without trackMigrationOp:
+  // every operation goes through cutover's own OpTracker and event path, context included.
+  {
+    weight: 2,
+    arbitrary: fc
+      .record({ stage: fc.constantFrom(...STAGES), track: fc.constantFrom('capture', null) })
+      .map(({ stage, track }) => ({ k: 'client', answer: { m: 'evaluation', ev: v(stage) }, track })),
   },
   { weight: 1, arbitrary: anyValue },
 );
@@ -336,8 +345,11 @@ const migratorOps = {
       const mayHang = !bounded && (clientMayHang(input.client) || (originsMayHang && !input.originTimeout));
       return { op, promise: r.value, misuse, mayHang, bounded, options };
     });
+    // A 10 000-attribute or 100 000-item context takes time to copy (builds that copy it into the
+    // event took ~60 ms a context): give it time.
+    const settleMs = input.ops.some((op) => contextIsHuge(op.context)) ? 1500 : 150;
     for (const p of pending) {
-      const out = await cx.settle(`Migrator#${p.op.op}`, p.promise, { ms: 150, mayHang: p.mayHang });
+      const out = await cx.settle(`Migrator#${p.op.op}`, p.promise, { ms: settleMs, mayHang: p.mayHang });
       if (p.misuse) {
         cx.expect(out.status === 'rejected' && isA(out.reason, TypeError), `${p.op.op} with a non-string flag key must reject with TypeError`);
         continue;
@@ -487,7 +499,8 @@ const migrationVariationProp = {
     const key = materialize(keyR, env);
     const r = cx.call('migrationVariation', () => cutover.migrationVariation(client, key, materialize(ctxR, env), materialize(defR, env)));
     cx.expect(r.ok, 'migrationVariation threw synchronously; it is async');
-    const out = await cx.settle('migrationVariation', r.value, { mayHang: clientMayHang(clientR) });
+    const ms = contextIsHuge(ctxR) ? 1500 : 150;
+    const out = await cx.settle('migrationVariation', r.value, { ms, mayHang: clientMayHang(clientR) });
     if (out.status === 'rejected') {
       cx.expect(isA(out.reason, TypeError), `migrationVariation rejected with ${show(out.reason)}`);
       cx.expect(clientR.k !== 'client' || typeof key !== 'string', 'migrationVariation rejected a valid call');
@@ -527,8 +540,8 @@ const ldClientRecipe = fc.oneof(
 
 const launchDarklyClientProp = {
   name: 'launchDarklyClient',
-  arbitrary: fc.tuple(ldClientRecipe, fc.constantFrom('read', 'write')),
-  async run([ldR, op], cx) {
+  arbitrary: fc.tuple(ldClientRecipe, fc.constantFrom('read', 'write'), contextRecipe),
+  async run([ldR, op, ctxR], cx) {
     const { cutover, env } = cx;
     let ld;
     if (ldR.k === 'ld') {
@@ -551,7 +564,10 @@ const launchDarklyClientProp = {
       .build();
     const c = new AbortController();
     env.timers.push(setTimeout(() => c.abort(), 5));
-    const out = await cx.settle(`${op} via launchDarklyClient`, migrator[op]('flag', { kind: 'user', key: 'k' }, 'off', undefined, { signal: c.signal }));
+    const context = materialize(ctxR, env);
+    const out = await cx.settle(`${op} via launchDarklyClient`, migrator[op]('flag', context, 'off', undefined, { signal: c.signal }), {
+      ms: contextIsHuge(ctxR) ? 1500 : 150,
+    });
     if (out.status === 'rejected') cx.expect(c.signal.aborted, `rejected without abort: ${out.reason}`);
   },
 };
