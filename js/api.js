@@ -83,7 +83,7 @@ function createApi(wasm) {
     stageIndexOf = stageIndex;
     const settle = wasm.settlePromise;
     // The fields of an answer object, handed to answerFields(id, …); each property read in its own try.
-    function readAnswer(answer, id) {
+    function readAnswer(answer, id, settleCode = NaN) {
       const value = read(answer, 'value');
       const reason = read(answer, 'reason');
       const tracker = read(answer, 'tracker');
@@ -105,6 +105,7 @@ function createApi(wasm) {
         tracker ?? undefined,
         (isObject(reason) ? 1 : 0) | (tracker != null ? 2 : 0),
         missing,
+        settleCode,
       );
       return ANSWER_OBJECT;
     }
@@ -159,6 +160,54 @@ function createApi(wasm) {
         return 1;
       }
     }
+    /// An origin's outcome as the wasm takes it: [ok, value or error].
+    function outcomeOf(value) {
+      if (isObject(value)) {
+        let failed = false;
+        try {
+          failed = Boolean(value[FAILURE]);
+        } catch {
+          // not a failure(error) value
+        }
+        if (failed) return [false, read(value, 'error')];
+      }
+      return [true, value];
+    }
+    // Two origins started together, reported together (src/js/bridge.rs, callBoth).
+    function callBoth(f, g, payload, signal, id) {
+      const start = now();
+      const out = [true, undefined, NaN, true, undefined, NaN];
+      let pending = 2;
+      const done = (at, ok, value) => {
+        out[at] = ok;
+        out[at + 1] = value;
+        out[at + 2] = now() - start;
+        if (--pending === 0) wasm.settleBoth(id, out[0], out[1], out[2], out[3], out[4], out[5]);
+      };
+      const run = (fn, at) => {
+        let value;
+        try {
+          value = fn(payload, signal);
+        } catch (error) {
+          return done(at, false, error);
+        }
+        const promise = promiseOf(value);
+        if (promise === undefined) {
+          const [ok, v] = outcomeOf(value);
+          return done(at, ok, v);
+        }
+        when(
+          promise,
+          (result) => {
+            const [ok, v] = outcomeOf(result);
+            done(at, ok, v);
+          },
+          (error) => done(at, false, error),
+        );
+      };
+      run(f, 0);
+      run(g, 3);
+    }
     function originSettled(id, value, start) {
       const ms = now() - start;
       if (isObject(value)) {
@@ -183,6 +232,7 @@ function createApi(wasm) {
         when(promise, (result) => settle(id, true, result, NaN), (error) => settle(id, false, error, NaN));
         return true;
       },
+      callBoth,
       callOrigin(f, payload, signal, id) {
         const start = now();
         let value;
@@ -208,7 +258,15 @@ function createApi(wasm) {
         if (typeof answer === 'string') return (stageIndex.get(answer) ?? NOT_A_STAGE) + takes;
         const promise = promiseOf(answer);
         if (promise === undefined) return classify(answer, id) + takes;
-        when(promise, (result) => settle(id, true, undefined, classify(result, id) + takes), (error) => settle(id, false, error, NaN));
+        when(
+          promise,
+          (result) => {
+            // An object answer's fields and the settlement cross in one call.
+            if (typeof result !== 'string' && isObject(result)) readAnswer(result, id, ANSWER_OBJECT + takes);
+            else settle(id, true, undefined, classify(result, id) + takes);
+          },
+          (error) => settle(id, false, error, NaN),
+        );
         return PENDING;
       },
       readAnswer,
@@ -223,19 +281,19 @@ function createApi(wasm) {
       },
       trackerOrigin(tracker, origin, ms, failed) {
         let mask = 0;
-        const errors = [];
+        let errors;
         try {
           tracker.invoked(origin);
         } catch (error) {
           mask |= 1;
-          errors.push(error);
+          errors = [error];
         }
         if (present(ms)) {
           try {
             tracker.latency(origin, ms);
           } catch (error) {
             mask |= 2;
-            errors.push(error);
+            (errors ??= []).push(error);
           }
         }
         if (failed) {
@@ -243,11 +301,26 @@ function createApi(wasm) {
             tracker.error(origin);
           } catch (error) {
             mask |= 4;
-            errors.push(error);
+            (errors ??= []).push(error);
           }
         }
         if (mask) thrown = errors;
         return mask;
+      },
+      trackerConsistency(tracker, comparison, oldValue, newValue) {
+        let answer = -1;
+        try {
+          tracker.consistency(() => {
+            answer = -1;
+            const consistent = Boolean(comparison(oldValue, newValue));
+            answer = consistent ? 1 : 0;
+            return consistent;
+          });
+        } catch (error) {
+          thrown = error;
+          return -2;
+        }
+        return answer;
       },
       createEvent(tracker) {
         try {

@@ -92,6 +92,11 @@ extern "C" {
     #[wasm_bindgen(method, js_name = callOrigin)]
     fn call_origin(this: &Bridge, f: &Function, payload: &JsValue, signal: &JsValue, id: u32);
 
+    /// `f(payload, signal)` then `g(payload, signal)`, each timed and failure-checked as
+    /// `callOrigin` does, reported together to `settleBoth(id, …)` once both settled.
+    #[wasm_bindgen(method, js_name = callBoth)]
+    fn call_both(this: &Bridge, f: &Function, g: &JsValue, payload: &JsValue, signal: &JsValue, id: u32);
+
     /// `client.migrationVariation(flagKey, context, defaultStage)`, the method looked up now. The
     /// answer is classified as `answer_code` lays out (an object answer's fields are handed to
     /// `answerFields(id, …)` first); a promise answer returns `PENDING` and later reports its
@@ -118,6 +123,14 @@ extern "C" {
     /// that order, as one list for `takeError`.
     #[wasm_bindgen(method, js_name = trackerOrigin)]
     fn tracker_origin(this: &Bridge, tracker: &JsValue, origin: &JsValue, ms: f64, failed: bool) -> u32;
+
+    /// `tracker.consistency(check)`, looked up now, with a check that calls `comparison(old,
+    /// new)` and returns its truthiness: 1 or 0 as the comparison answered, -1 when it was not
+    /// run (or threw, into the tracker), -2 when `consistency` itself threw (kept for
+    /// `takeError`).
+    #[wasm_bindgen(method, js_name = trackerConsistency)]
+    fn tracker_consistency(this: &Bridge, tracker: &JsValue, comparison: &JsValue, old: &JsValue, new: &JsValue)
+        -> i32;
 
     /// `tracker.createEvent()` (looked up now): 0 it made an event, which the bridge keeps for
     /// the next `sendEvent(client, undefined)`; 1 it made none; 2 it threw (kept for
@@ -253,6 +266,11 @@ pub fn call_origin(f: &Function, payload: &JsValue, signal: &JsValue, id: u32) {
     with(|b| b.call_origin(f, payload, signal, id));
 }
 
+/// Calls two origins at once; both report to slot `id` together.
+pub fn call_both(f: &Function, g: &JsValue, payload: &JsValue, signal: &JsValue, id: u32) {
+    with(|b| b.call_both(f, g, payload, signal, id));
+}
+
 /// Asks a flag client for a stage; see `Bridge::ask_client`.
 pub fn ask_client(client: &JsValue, flag_key: &JsValue, context: &JsValue, default: &JsValue, id: u32) -> i32 {
     with(|b| b.ask_client(client, flag_key, context, default, id)).unwrap_or(ANSWER_THREW)
@@ -279,6 +297,12 @@ pub fn tracker_origin(tracker: &JsValue, origin: &JsValue, ms: f64, failed: bool
 /// The errors a bridge call kept as a list.
 pub fn take_error_list() -> Vec<JsValue> {
     super::value::array_items(&take_error()).unwrap_or_default()
+}
+
+/// An external tracker's consistency check of a JavaScript comparison; see
+/// `Bridge::tracker_consistency`.
+pub fn tracker_consistency(tracker: &JsValue, comparison: &JsValue, old: &JsValue, new: &JsValue) -> i32 {
+    with(|b| b.tracker_consistency(tracker, comparison, old, new)).unwrap_or(-1)
 }
 
 /// Whether an external tracker made an event (kept by the bridge); `Err` when it threw.

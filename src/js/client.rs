@@ -52,7 +52,8 @@ thread_local! {
 /// Called by the bridge with the fields of a flag client's answer object (each read in its own
 /// `try`: a property whose read throws is undefined). `stage` is the served value's index in
 /// `Stage::ALL`, or -1; `present` tells which of `reason` (bit 0, an object) and `tracker`
-/// (bit 1, not null or undefined) were given, so that no presence check crosses back.
+/// (bit 1, not null or undefined) were given, so that no presence check crosses back. For the
+/// answer a promise resolved to, `settle_code` is its answer code, and slot `id` is settled too.
 #[allow(clippy::too_many_arguments)]
 #[wasm_bindgen(js_name = answerFields)]
 pub fn answer_fields(
@@ -66,11 +67,16 @@ pub fn answer_fields(
     tracker: JsValue,
     present: u32,
     missing: i32,
+    settle_code: f64,
 ) {
     let reason = (present & 1 != 0).then_some(reason);
     let tracker = (present & 2 != 0).then_some(tracker);
     let fields = AnswerFields { stage, variation, reason, version, check_ratio, sampling_ratio, tracker, missing };
     ANSWERS.with(|a| a.borrow_mut().push((id, fields)));
+    // An answer the client's promise resolved to: its settlement comes in the same call.
+    if !settle_code.is_nan() {
+        super::promise::settle_promise(id, true, JsValue::UNDEFINED, settle_code);
+    }
 }
 
 fn take_fields(id: u32) -> Option<AnswerFields> {
@@ -227,6 +233,17 @@ impl ExternalTracker<JsValue> for JsExternalTracker {
         let called = CHECK_FN.with(|f| self.call(4, f.as_ref(), &JsValue::UNDEFINED));
         CHECKS.with(|c| c.borrow_mut().pop());
         called
+    }
+    fn consistency_of(
+        &self,
+        comparison: &JsValue,
+        old: &JsValue,
+        new: &JsValue,
+    ) -> Option<Result<Option<bool>, JsValue>> {
+        Some(match bridge::tracker_consistency(&self.target, comparison, old, new) {
+            -2 => Err(bridge::take_error()),
+            answer => Ok((answer >= 0).then_some(answer == 1)),
+        })
     }
     fn create_event(&self) -> Result<Option<JsValue>, JsValue> {
         // The bridge keeps the event it made for the `track_migration_op` call that follows at

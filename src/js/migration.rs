@@ -3,6 +3,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use futures::future::LocalBoxFuture;
 use futures::FutureExt;
 use js_sys::Function;
 use wasm_bindgen::prelude::*;
@@ -17,7 +18,7 @@ use super::value::{failure_brand, got, intern, op_flag_key, range_error, string_
 use crate::host::Host;
 use crate::migration::{
     ArgumentError, CallControl, Comparison, DefaultStage, Migrator, MigratorBuilder, OperationRequest, OperationResult,
-    OriginCall, OriginFn, ReadOrigins, Stage, WriteOrigins,
+    OriginCall, OriginFn, ReadOrigins, Stage, Timed, WriteOrigins,
 };
 
 fn argument_error(e: ArgumentError) -> JsValue {
@@ -95,6 +96,20 @@ impl OriginFn<JsValue> for JsOrigin {
     fn timed_by_host(&self) -> bool {
         true
     }
+    fn handle(&self) -> Option<&JsValue> {
+        Some(self.f.as_ref())
+    }
+    fn call_both(
+        &self,
+        other: &dyn OriginFn<JsValue>,
+        payload: Option<&JsValue>,
+    ) -> Option<LocalBoxFuture<'static, [Timed<JsValue>; 2]>> {
+        let other = other.handle()?;
+        let wait = Wait::new();
+        bridge::call_both(&self.f, other, payload.unwrap_or(&JsValue::UNDEFINED), &self.idle_signal, wait.id());
+        let timed = |(settled, ms): (Result<JsValue, JsValue>, f64)| (settled, Some(ms));
+        Some(wait.both().map(move |[first, second]| [timed(first), timed(second)]).boxed_local())
+    }
 }
 
 struct JsComparison(Function);
@@ -102,6 +117,9 @@ struct JsComparison(Function);
 impl Comparison<JsValue> for JsComparison {
     fn compare(&self, old: &JsValue, new: &JsValue) -> Result<bool, JsValue> {
         bridge::compare(&self.0, old, new)
+    }
+    fn handle(&self) -> Option<&JsValue> {
+        Some(self.0.as_ref())
     }
 }
 

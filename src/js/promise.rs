@@ -30,6 +30,8 @@ pub type Settled = Result<JsValue, JsValue>;
 struct Report {
     settled: Settled,
     ms: f64,
+    /// The second outcome of a `settleBoth` report.
+    second: Option<(Settled, f64)>,
 }
 
 /// One waiting slot. Slots live in one table, not behind a pointer each: an operation waits on
@@ -72,11 +74,29 @@ impl Pending {
 /// timed or the code it passes along, if anything.
 #[wasm_bindgen(js_name = settlePromise)]
 pub fn settle_promise(id: u32, ok: bool, value: JsValue, ms: f64) {
+    deliver(id, Report { settled: outcome(ok, value), ms, second: None });
+}
+
+fn outcome(ok: bool, value: JsValue) -> Settled {
+    if ok {
+        Ok(value)
+    } else {
+        Err(value)
+    }
+}
+
+/// Called by the bridge when both origins of a `callBoth` settled: each outcome and its time.
+#[wasm_bindgen(js_name = settleBoth)]
+pub fn settle_both(id: u32, ok: bool, value: JsValue, ms: f64, ok2: bool, value2: JsValue, ms2: f64) {
+    deliver(id, Report { settled: outcome(ok, value), ms, second: Some((outcome(ok2, value2), ms2)) });
+}
+
+fn deliver(id: u32, delivered: Report) {
     let waker = PENDING.with(|p| {
         let mut p = p.borrow_mut();
         match p.slots.get_mut(id as usize) {
             Some(Slot::Waiting { report, waker }) => {
-                *report = Some(Report { settled: if ok { Ok(value) } else { Err(value) }, ms });
+                *report = Some(delivered);
                 waker.take()
             }
             // Its operation is gone (aborted, timed out): the outcome is dropped.
@@ -146,6 +166,36 @@ impl Wait {
 
     /// The report, if it already arrived (a bridge call that settled synchronously).
     pub fn take_now(&mut self) -> Option<(Settled, f64)> {
+        self.take_report().map(|r| (r.settled, r.ms))
+    }
+
+    /// Both outcomes of a `settleBoth` report (a single report's second outcome reads as a
+    /// failure with undefined).
+    pub fn both(mut self) -> impl Future<Output = [(Settled, f64); 2]> {
+        futures::future::poll_fn(move |cx| match self.take_report() {
+            Some(r) => {
+                let second = r.second.unwrap_or((Err(JsValue::UNDEFINED), f64::NAN));
+                Poll::Ready([(r.settled, r.ms), second])
+            }
+            None => {
+                self.register(cx);
+                Poll::Pending
+            }
+        })
+    }
+
+    fn register(&self, cx: &Context<'_>) {
+        PENDING.with(|p| {
+            if let Some(Slot::Waiting { waker, .. }) = p.borrow_mut().slots.get_mut(self.id as usize) {
+                match waker {
+                    Some(w) if w.will_wake(cx.waker()) => {}
+                    _ => *waker = Some(cx.waker().clone()),
+                }
+            }
+        });
+    }
+
+    fn take_report(&mut self) -> Option<Report> {
         let report = PENDING.with(|p| {
             let mut p = p.borrow_mut();
             let report = match p.slots.get_mut(self.id as usize) {
@@ -156,7 +206,7 @@ impl Wait {
             Some(report)
         })?;
         self.done = true;
-        Some((report.settled, report.ms))
+        Some(report)
     }
 
     /// The outcome alone.
@@ -171,14 +221,7 @@ impl Future for Wait {
         if let Some(report) = self.take_now() {
             return Poll::Ready(report);
         }
-        PENDING.with(|p| {
-            if let Some(Slot::Waiting { waker, .. }) = p.borrow_mut().slots.get_mut(self.id as usize) {
-                match waker {
-                    Some(w) if w.will_wake(cx.waker()) => {}
-                    _ => *waker = Some(cx.waker().clone()),
-                }
-            }
-        });
+        self.register(cx);
         Poll::Pending
     }
 }

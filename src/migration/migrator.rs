@@ -31,8 +31,25 @@ pub struct OriginCall<V> {
 
 /// One implementation of a read or a write. `cancellable` tells the host whether the core may
 /// cancel this call (a timeout is set or the caller passed a signal).
+/// What an origin call came to: its result, and its latency when the host timed it.
+pub type Timed<V> = (Result<V, V>, Option<f64>);
+
 pub trait OriginFn<V> {
     fn call(&self, payload: Option<&V>, cancellable: bool) -> OriginCall<V>;
+    /// Starts this origin and then `other` with the same payload, neither cancellable, and
+    /// resolves when both settled — one wait instead of two, for hosts that can (`None`: the
+    /// core calls them one by one). Both outcomes must be timed by the host.
+    fn call_both(
+        &self,
+        _other: &dyn OriginFn<V>,
+        _payload: Option<&V>,
+    ) -> Option<LocalBoxFuture<'static, [Timed<V>; 2]>> {
+        None
+    }
+    /// The host's own function, for `call_both` of another origin.
+    fn handle(&self) -> Option<&V> {
+        None
+    }
     /// Whether the host times its calls itself (every outcome carries a latency).
     fn timed_by_host(&self) -> bool {
         false
@@ -42,6 +59,10 @@ pub trait OriginFn<V> {
 /// The consistency comparison, always called as `(old, new)`.
 pub trait Comparison<V> {
     fn compare(&self, old: &V, new: &V) -> Result<bool, V>;
+    /// The host's own comparison function, for trackers that can call it themselves.
+    fn handle(&self) -> Option<&V> {
+        None
+    }
 }
 
 /// The settings a builder collects besides the origins.
@@ -271,6 +292,19 @@ impl<V: HostValue> Shared<V> {
             _ if own_clock => clock.monotonic_ms() - started,
             _ => 0.0,
         };
+        self.record_origin(state, origin, &result, latency_ms, timed_out);
+        result
+    }
+
+    /// One origin call's bookkeeping: the tracker (SPEC A4) and the statistics.
+    fn record_origin(
+        &self,
+        state: &OpState<V>,
+        origin: Origin,
+        result: &Result<V, V>,
+        latency_ms: f64,
+        timed_out: bool,
+    ) {
         let failed = result.is_err();
         let host = &self.host;
         let settings = &self.settings;
@@ -279,7 +313,32 @@ impl<V: HostValue> Shared<V> {
             t.record_call(host, origin, latency, failed && settings.track_errors)
         });
         self.stats.borrow_mut().record_call(state.operation, origin, CallRecord { latency_ms, failed, timed_out });
-        result
+    }
+
+    /// Both read origins at once (SPEC A2 `parallel`): through the host's `call_both` when the
+    /// calls cannot be cancelled and it offers one, else joined one by one.
+    async fn call_parallel(
+        &self,
+        state: &Rc<OpState<V>>,
+        auth: Origin,
+        payload: Option<&V>,
+        cancellable: bool,
+    ) -> (Result<V, V>, Result<V, V>) {
+        let other = auth.other();
+        let (f_auth, f_other) = (self.origin_fn(Operation::Read, auth), self.origin_fn(Operation::Read, other));
+        if !cancellable {
+            if let Some(both) = f_auth.call_both(&**f_other, payload) {
+                let [(auth_result, auth_ms), (other_result, other_ms)] = both.await;
+                self.record_origin(state, auth, &auth_result, auth_ms.unwrap_or(0.0), false);
+                self.record_origin(state, other, &other_result, other_ms.unwrap_or(0.0), false);
+                return (auth_result, other_result);
+            }
+        }
+        future::join(
+            self.call_origin(state, auth, f_auth, payload, cancellable),
+            self.call_origin(state, other, f_other, payload, cancellable),
+        )
+        .await
     }
 
     fn origin_fn(&self, op: Operation, origin: Origin) -> &Rc<dyn OriginFn<V>> {
@@ -310,7 +369,7 @@ impl<V: HostValue> Shared<V> {
         } else {
             let other = auth.other();
             let (auth_result, other_result) = match self.settings.read_order {
-                ExecutionOrder::Parallel => future::join(call(auth), call(other)).await,
+                ExecutionOrder::Parallel => self.call_parallel(&state, auth, payload.as_ref(), cancellable).await,
                 ExecutionOrder::Serial => (call(auth).await, call(other).await),
                 ExecutionOrder::Random => {
                     if self.host.random.next_f64() < 0.5 {
@@ -338,9 +397,8 @@ impl<V: HostValue> Shared<V> {
         let (Some(comparison), Ok(old), Ok(new)) = (&self.read.comparison, old, new) else {
             return;
         };
-        let (comparison, old, new) = (comparison.clone(), old.clone(), new.clone());
         let mut answer = None;
-        state.with_tracking(|t| answer = t.consistency(&self.host, move || comparison.compare(&old, &new)));
+        state.with_tracking(|t| answer = t.consistency(&self.host, comparison, old, new));
         if let Some(consistent) = answer {
             self.stats.borrow_mut().record_check(consistent);
         }

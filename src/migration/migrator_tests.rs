@@ -742,3 +742,91 @@ fn client_without_event_sink_builds_nothing() {
     f.t.run(f.migrator(client.clone()).read(req)).unwrap();
     assert!(f.t.logger.lines.borrow().is_empty());
 }
+
+/// An origin whose host starts a parallel pair itself (`call_both`), as the JavaScript bridge
+/// does: both calls timed from one start, reported together.
+struct PairOrigin {
+    inner: Rc<FakeOrigin>,
+    pairs: Rc<Cell<u32>>,
+}
+
+impl OriginFn<V> for PairOrigin {
+    fn call(&self, payload: Option<&V>, cancellable: bool) -> OriginCall<V> {
+        self.inner.call(payload, cancellable)
+    }
+    fn call_both(
+        &self,
+        other: &dyn OriginFn<V>,
+        payload: Option<&V>,
+    ) -> Option<futures::future::LocalBoxFuture<'static, [Timed<V>; 2]>> {
+        self.pairs.set(self.pairs.get() + 1);
+        let clock = self.inner.host.clock.clone();
+        let start = clock.monotonic_ms();
+        let timed = move |call: OriginCall<V>| {
+            let clock = clock.clone();
+            call.outcome.map(move |(result, _)| (result, Some(clock.monotonic_ms() - start)))
+        };
+        let (first, second) = (timed(self.inner.call(payload, false)), timed(other.call(payload, false)));
+        Some(
+            async move {
+                let (a, b) = futures::future::join(first, second).await;
+                [a, b]
+            }
+            .boxed_local(),
+        )
+    }
+}
+
+fn pair_fixture(timeout: Option<f64>) -> (Fixture, Rc<Cell<u32>>) {
+    let mut f = Fixture::new(false, false);
+    let pairs = Rc::new(Cell::new(0));
+    let origin = |name, delay_ms| {
+        Rc::new(PairOrigin {
+            inner: Rc::new(FakeOrigin {
+                name,
+                delay_ms,
+                fail: false,
+                host: f.t.host.clone(),
+                journal: f.journal.clone(),
+                payloads: RefCell::default(),
+            }),
+            pairs: pairs.clone(),
+        })
+    };
+    let comparison = f.comparison.clone();
+    f.builder.read(ReadOrigins { old: origin("old", 10.0), new: origin("new", 20.0), comparison: Some(comparison) });
+    if let Some(ms) = timeout {
+        f.builder.origin_timeout(ms).unwrap();
+    }
+    (f, pairs)
+}
+
+#[test]
+fn a_host_pair_call_runs_a_parallel_read_with_the_same_bookkeeping() {
+    let (f, pairs) = pair_fixture(None);
+    let client = FakeClient::serving(Stage::Shadow);
+    let m = f.migrator(client.clone());
+    let r = f.t.run(m.read(request(Stage::Off))).unwrap();
+    assert_eq!(r.result, Ok(text("old")));
+    assert_eq!(pairs.get(), 1);
+    assert_eq!(&f.journal.take()[..2], &["old start@0".to_string(), "new start@0".to_string()]);
+    assert_eq!(f.comparison.calls.get(), 1);
+    let stats = m.stats().to_json().to_serde();
+    assert_eq!(stats["read"]["old"]["invoked"], 1);
+    assert_eq!(stats["read"]["new"]["invoked"], 1);
+    assert_eq!(stats["read"]["consistency"]["checked"], 1);
+    let event = &client.events.borrow()[0];
+    assert_eq!(event["measurements"][0], json!({"key": "invoked", "values": {"old": true, "new": true}}));
+    let latency = &event["measurements"][2]["values"];
+    assert!((10.0..=11.0).contains(&latency["old"].as_f64().unwrap()), "{latency}");
+    assert!((20.0..=21.0).contains(&latency["new"].as_f64().unwrap()), "{latency}");
+}
+
+#[test]
+fn a_cancellable_parallel_read_calls_origins_one_by_one() {
+    let (f, pairs) = pair_fixture(Some(1000.0));
+    let m = f.migrator(FakeClient::serving(Stage::Live));
+    let r = f.t.run(m.read(request(Stage::Off))).unwrap();
+    assert_eq!(r.result, Ok(text("new")));
+    assert_eq!(pairs.get(), 0, "with a timeout each call needs its own control");
+}

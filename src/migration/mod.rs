@@ -14,7 +14,7 @@ pub mod tracking;
 pub use builder::{ArgumentError, MigratorBuilder, MigratorConfigError, ReadOrigins, WriteOrigins};
 pub use client::{DefaultStage, MigrationClient, OfferedTracker, ServedEvaluation};
 pub use migrator::{
-    AbortFuture, CallControl, Comparison, Migrator, OperationRequest, OperationResult, OriginCall, OriginFn,
+    AbortFuture, CallControl, Comparison, Migrator, OperationRequest, OperationResult, OriginCall, OriginFn, Timed,
     WriteResult,
 };
 pub use stage::{ExecutionOrder, Operation, Origin, Stage};

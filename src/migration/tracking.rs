@@ -5,6 +5,7 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 use super::event::MigrationOpEvent;
+use super::migrator::Comparison;
 use super::stage::{Operation, Origin};
 use super::tracker::OpTracker;
 use crate::host::{Host, HostValue};
@@ -38,6 +39,13 @@ pub trait ExternalTracker<V> {
     }
     /// The tracker decides whether to sample, and calls `check` if it does.
     fn consistency(&self, check: Box<dyn FnMut() -> Result<bool, V>>) -> Result<(), V>;
+    /// Runs the host's own comparison function through the tracker's `consistency` in one go:
+    /// `None` when this tracker cannot (then [`Self::consistency`] gets a check to call);
+    /// otherwise what the comparison answered, if the tracker ran it and it did not throw, or
+    /// what the tracker threw.
+    fn consistency_of(&self, _comparison: &V, _old: &V, _new: &V) -> Option<Result<Option<bool>, V>> {
+        None
+    }
     /// The event to send, if the tracker made one.
     fn create_event(&self) -> Result<Option<V>, V>;
     /// The tracker object itself, to hand back to callers of `migrationVariation`.
@@ -116,10 +124,21 @@ impl<V: HostValue> Tracking<V> {
 
     /// Runs the consistency check if the tracker samples it. Returns the comparison's answer
     /// when it ran and did not fail.
-    pub fn consistency(&mut self, host: &Host, mut check: impl FnMut() -> Result<bool, V> + 'static) -> Option<bool> {
+    pub fn consistency(&mut self, host: &Host, comparison: &Rc<dyn Comparison<V>>, old: &V, new: &V) -> Option<bool> {
         match self {
-            Tracking::Own(t) => t.consistent(host, check),
+            Tracking::Own(t) => t.consistent(host, || comparison.compare(old, new)),
             Tracking::External(t) => {
+                if let Some(direct) = comparison.handle().and_then(|f| t.consistency_of(f, old, new)) {
+                    return match direct {
+                        Ok(answer) => answer,
+                        Err(e) => {
+                            Self::guard(host, "consistency", Err(e));
+                            None
+                        }
+                    };
+                }
+                let (comparison, old, new) = (comparison.clone(), old.clone(), new.clone());
+                let check = move || comparison.compare(&old, &new);
                 let answer = Rc::new(Cell::new(None));
                 let seen = answer.clone();
                 // A failing check is handed back to the tracker, which logs it and records
