@@ -705,7 +705,7 @@ function createApi(wasm) {
         ready = this.#inner.lookupNow(contextKey === this.#lastKey ? undefined : contextKey, now());
         this.#lastKey = contextKey;
       }
-      if (ready !== undefined) return Promise.resolve(ready);
+      if (ready !== undefined) return ready; // a resolved promise, shared by warm lookups
       return new Promise((resolve, reject) => this.#inner.getUserMembership(contextKey, resolve, reject));
     }
     /** Lookups, cache hits/misses and store calls so far (beyond the anchors, for dashboards). */

@@ -21,24 +21,23 @@ use crate::segments::{
 };
 
 /// A store written in JavaScript: `getMetadata()`, `getMembership(hash)` (or LaunchDarkly's
-/// `getUserMembership`), and optionally `close()`.
+/// `getUserMembership`), and optionally `close()`. Its methods are looked up when they are
+/// called (a stub installed later takes effect); construction only checks that they exist.
 pub struct JsStore {
     target: JsValue,
-    get_metadata: Function,
-    get_membership: Function,
-    close: Option<Function>,
     empty: JsMembership,
 }
 
-/// A membership as the cache keeps it: the frozen object, and the frozen
+/// A membership as the cache keeps it: the frozen object, and promises of the frozen
 /// `{membership, status}` answers made from it so far, one per status. A warm lookup hands out
-/// the same answer object again instead of building one per call.
+/// the same resolved promise of the same answer object again instead of building them per call.
 #[derive(Clone)]
 pub struct JsMembership(Rc<MembershipAnswers>);
 
 struct MembershipAnswers {
     membership: JsValue,
-    answers: RefCell<[Option<JsValue>; 4]>,
+    /// Per status: the answer object and a resolved promise of it.
+    answers: RefCell<[Option<(JsValue, JsValue)>; 4]>,
 }
 
 impl JsMembership {
@@ -46,16 +45,20 @@ impl JsMembership {
         JsMembership(Rc::new(MembershipAnswers { membership, answers: RefCell::new(Default::default()) }))
     }
 
-    fn answer(&self, status: BigSegmentsStatus) -> JsValue {
+    /// The answer for `status` (`promise`: a resolved promise of it).
+    fn answer(&self, status: BigSegmentsStatus, promise: bool) -> JsValue {
         let slot = status as usize;
+        let pick = |(object, resolved): &(JsValue, JsValue)| if promise { resolved.clone() } else { object.clone() };
         if let Some(Some(answer)) = self.0.answers.borrow().get(slot) {
-            return answer.clone();
+            return pick(answer);
         }
-        let answer = answer_object(&self.0.membership, status);
+        let object = answer_object(&self.0.membership, status);
+        let answer = (object.clone(), js_sys::Promise::resolve(&object).into());
+        let picked = pick(&answer);
         if let Some(cached) = self.0.answers.borrow_mut().get_mut(slot) {
-            *cached = Some(answer.clone());
+            *cached = Some(answer);
         }
-        answer
+        picked
     }
 }
 
@@ -72,17 +75,11 @@ impl JsStore {
         let missing = |what: &str| {
             type_error(&format!("store must be an object with getMetadata and {what} methods, {}", got(store)))
         };
-        let get_metadata = method(store, "getMetadata").ok_or_else(|| missing("getMembership"))?;
-        let get_membership = method(store, "getMembership")
+        method(store, "getMetadata").ok_or_else(|| missing("getMembership"))?;
+        method(store, "getMembership")
             .or_else(|| method(store, "getUserMembership"))
             .ok_or_else(|| missing("getMembership (or getUserMembership)"))?;
-        Ok(JsStore {
-            target: store.clone(),
-            get_metadata,
-            get_membership,
-            close: method(store, "close"),
-            empty: JsMembership::new(frozen(Object::create(&JsValue::NULL.into()))),
-        })
+        Ok(JsStore { target: store.clone(), empty: JsMembership::new(frozen(Object::create(&JsValue::NULL.into()))) })
     }
 }
 
@@ -101,10 +98,14 @@ fn membership_from(answer: &JsValue) -> Option<JsMembership> {
 }
 
 fn call_settled(
-    f: &Function,
+    f: Option<Function>,
     this: &JsValue,
     arg: Option<&JsValue>,
 ) -> LocalBoxFuture<'static, Result<JsValue, JsValue>> {
+    let Some(f) = f else {
+        let error = type_error("the store no longer has the method cutover called");
+        return futures::future::ready(Err(error)).boxed_local();
+    };
     let called = match arg {
         Some(a) => f.call1(this, a),
         None => f.call0(this),
@@ -120,7 +121,7 @@ impl BigSegmentStore for JsStore {
     type Error = JsValue;
 
     fn get_metadata(&self) -> LocalBoxFuture<'static, Result<Option<StoreMetadata>, JsValue>> {
-        call_settled(&self.get_metadata, &self.target, None)
+        call_settled(method(&self.target, "getMetadata"), &self.target, None)
             .map(|r| {
                 let answer = r?;
                 if answer.is_undefined() || answer.is_null() {
@@ -132,7 +133,8 @@ impl BigSegmentStore for JsStore {
     }
 
     fn get_membership(&self, context_hash: &str) -> LocalBoxFuture<'static, Result<Option<JsMembership>, JsValue>> {
-        call_settled(&self.get_membership, &self.target, Some(&JsValue::from_str(context_hash)))
+        let f = method(&self.target, "getMembership").or_else(|| method(&self.target, "getUserMembership"));
+        call_settled(f, &self.target, Some(&JsValue::from_str(context_hash)))
             .map(|r| r.map(|answer| membership_from(&answer)))
             .boxed_local()
     }
@@ -142,9 +144,9 @@ impl BigSegmentStore for JsStore {
     }
 
     fn close(&self) -> LocalBoxFuture<'static, ()> {
-        match &self.close {
+        match method(&self.target, "close") {
             None => futures::future::ready(()).boxed_local(),
-            Some(f) => call_settled(f, &self.target, None).map(|_| ()).boxed_local(),
+            f => call_settled(f, &self.target, None).map(|_| ()).boxed_local(),
         }
     }
 }
@@ -160,10 +162,19 @@ fn option_value(options: &JsValue, name: &'static str) -> OptionValue {
     }
 }
 
+/// A lookup's frozen answer.
 fn lookup_object(lookup: Lookup<JsMembership>) -> JsValue {
     match lookup.membership {
-        Some(membership) => membership.answer(lookup.status),
+        Some(membership) => membership.answer(lookup.status, false),
         None => answer_object(&JsValue::NULL, lookup.status),
+    }
+}
+
+/// A resolved promise of a lookup's frozen answer (shared by warm lookups of one membership).
+fn lookup_promise(lookup: Lookup<JsMembership>) -> JsValue {
+    match lookup.membership {
+        Some(membership) => membership.answer(lookup.status, true),
+        None => js_sys::Promise::resolve(&answer_object(&JsValue::NULL, lookup.status)).into(),
     }
 }
 
@@ -229,7 +240,7 @@ impl WasmBigSegmentStoreManager {
     /// The lookup's result object when it needs no waiting (a warm cache), else `undefined`.
     /// The answer when no waiting is needed, else `undefined`. Called with strings only (the
     /// facade checks): a `&str` parameter crosses in the call itself, without a callback.
-    /// The answer of a lookup the cache can give at once, else undefined. `context_key` is
+    /// A resolved promise of the answer of a lookup the cache can give at once, else undefined. `context_key` is
     /// `None` when it is the very string the previous call passed; `now` is the bridge's clock,
     /// read by the facade (one crossing fewer per warm lookup).
     #[wasm_bindgen(js_name = lookupNow)]
@@ -239,7 +250,7 @@ impl WasmBigSegmentStoreManager {
             *last = key;
         }
         match self.inner.lookup_at(&last, now) {
-            Some(Ok(lookup)) => lookup_object(lookup),
+            Some(Ok(lookup)) => lookup_promise(lookup),
             _ => JsValue::UNDEFINED,
         }
     }

@@ -113,7 +113,11 @@ impl<M: Clone> MembershipCache<M> {
     /// The cached value for `key` if it is still fresh at `now_ms`; marks it most recently used.
     /// An expired entry is removed.
     pub fn get(&mut self, key: &str, now_ms: f64) -> Option<M> {
-        let slot = *self.index.get(key)?;
+        // A repeat of the most recently used key (a hot context) is found without hashing.
+        let slot = match self.node(self.newest) {
+            Some(node) if node.key == key => self.newest,
+            _ => *self.index.get(key)?,
+        };
         let fresh = now_ms - self.node(slot)?.inserted_at < self.ttl_ms;
         if !fresh {
             self.remove_slot(slot);
