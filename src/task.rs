@@ -7,11 +7,14 @@
 //! first inside [`spawn`], then inside whatever wakes it. A host that only wakes a task from
 //! callbacks that run in the task's own async context (promise reactions and timers registered
 //! while the task was being polled) therefore keeps every task in the context it was spawned in,
-//! and an operation costs no executor hop.
+//! and an operation costs no executor hop. (This is why the crate does not use
+//! wasm-bindgen-futures: its queue put three concurrent operations' origins in the first one's
+//! `AsyncLocalStorage` store, and cost two crossings and a microtask per operation.)
 //!
 //! Re-entrancy: a wake that arrives while the task is being polled (its own poll settled
 //! something synchronously) marks it to be polled again once the current poll returns; a wake of
-//! another task polls that task right there, nested; a wake after the task finished is ignored.
+//! another task polls that task right there, nested; a wake of a finished task's slot is ignored,
+//! or polls the slot's next task once more than needed, which futures allow.
 
 use std::cell::RefCell;
 use std::future::Future;
