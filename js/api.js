@@ -113,7 +113,7 @@ function createApi(wasm) {
       if (typeof answer === 'string') return stageIndex.get(answer) ?? NOT_A_STAGE;
       return isObject(answer) ? readAnswer(answer, id) : NOT_A_STAGE;
     }
-    function ownEvent(creationDate, operation, context, key, value, dflt, reason, variation, version, samplingRatio,
+    function buildEvent(creationDate, operation, context, key, value, dflt, reason, variation, version, samplingRatio,
       invoked, consistent, checkRatio, latencyOld, latencyNew, errors) {
       // Field order is the wire order (SPEC A6); the core decided which fields are present.
       const evaluation = { key, value, default: dflt };
@@ -375,9 +375,18 @@ function createApi(wasm) {
         if (typeof kind === 'string') return 's' + keyOk + kind;
         return (kept(kind) ? 'o' : 'a') + keyOk;
       },
-      ownEvent,
-      sendOwnEvent(client, ...fields) {
-        return sendEvent(client, ownEvent(...fields));
+      ownEvent(client, creationDate, operation, context, key, value, dflt, reason, variation, version, samplingRatio,
+        invoked, consistent, checkRatio, latencyOld, latencyNew, errors) {
+        const event = buildEvent(creationDate, operation, context, key, value, dflt, reason, variation, version,
+          samplingRatio, invoked, consistent, checkRatio, latencyOld, latencyNew, errors);
+        if (client !== undefined) return sendEvent(client, event);
+        keptEvent = event;
+        return 0;
+      },
+      takeEvent() {
+        const event = keptEvent;
+        keptEvent = undefined;
+        return event;
       },
       takeError() {
         const error = thrown;

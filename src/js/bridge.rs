@@ -154,12 +154,13 @@ extern "C" {
     fn context_facts(this: &Bridge, context: &JsValue) -> JsValue;
 
     /// Builds a `migration_op` event from fields the core laid out (a NaN number or a negative
-    /// `consistent` is a field left out) with the caller's own context object, and hands it to
-    /// `client.trackMigrationOp` (looked up now): 0 sent, 1 it threw (kept for `takeError`),
-    /// 2 the client has no such method now.
+    /// `consistent` is a field left out) with the caller's own context object. With a client,
+    /// hands it to `client.trackMigrationOp` (looked up now): 0 sent, 1 it threw (kept for
+    /// `takeError`), 2 the client has no such method now. With `client` undefined, keeps it for
+    /// `takeEvent` and returns 0.
     #[allow(clippy::too_many_arguments)]
-    #[wasm_bindgen(method, js_name = sendOwnEvent)]
-    fn send_own_event(
+    #[wasm_bindgen(method, js_name = ownEvent)]
+    fn own_event(
         this: &Bridge,
         client: &JsValue,
         creation_date: f64,
@@ -180,28 +181,9 @@ extern "C" {
         errors: u32,
     ) -> i32;
 
-    /// The same event as `sendOwnEvent` builds, returned instead of sent.
-    #[allow(clippy::too_many_arguments)]
-    #[wasm_bindgen(method, js_name = ownEvent)]
-    fn own_event(
-        this: &Bridge,
-        creation_date: f64,
-        operation: &JsValue,
-        context: &JsValue,
-        flag_key: &JsValue,
-        value: &JsValue,
-        default: &JsValue,
-        reason: &JsValue,
-        variation: f64,
-        version: f64,
-        sampling_ratio: f64,
-        invoked: u32,
-        consistent: i32,
-        check_ratio: f64,
-        latency_old: f64,
-        latency_new: f64,
-        errors: u32,
-    ) -> JsValue;
+    /// The event `ownEvent` kept.
+    #[wasm_bindgen(method, js_name = takeEvent)]
+    fn take_event(this: &Bridge) -> JsValue;
 
     /// Classifies an evaluation object the caller built as `askClient` classifies an answer
     /// (its fields handed to `answerFields(id, …)`).
@@ -336,7 +318,7 @@ pub fn context_facts(context: &JsValue) -> JsValue {
     with(|b| b.context_facts(context)).unwrap_or(JsValue::UNDEFINED)
 }
 
-/// The fields of an own event, as `Bridge::send_own_event` takes them after the client.
+/// The fields of an own event, as `Bridge::own_event` takes them after the client.
 pub struct OwnEventFields<'a> {
     pub creation_date: f64,
     pub operation: &'a JsValue,
@@ -357,11 +339,12 @@ pub struct OwnEventFields<'a> {
     pub errors: u32,
 }
 
-/// Builds and sends an own event; see `Bridge::send_own_event`.
-pub fn send_own_event(client: &JsValue, f: &OwnEventFields<'_>) -> i32 {
+/// Builds an own event and sends it to `client`, or keeps it when `client` is undefined; see
+/// `Bridge::own_event`.
+pub fn own_event(client: &JsValue, f: &OwnEventFields<'_>) -> i32 {
     let [latency_old, latency_new] = f.latency;
     with(|b| {
-        b.send_own_event(
+        b.own_event(
             client,
             f.creation_date,
             f.operation,
@@ -384,30 +367,9 @@ pub fn send_own_event(client: &JsValue, f: &OwnEventFields<'_>) -> i32 {
     .unwrap_or(2)
 }
 
-/// The event `send_own_event` would send.
-pub fn own_event(f: &OwnEventFields<'_>) -> JsValue {
-    let [latency_old, latency_new] = f.latency;
-    with(|b| {
-        b.own_event(
-            f.creation_date,
-            f.operation,
-            f.context,
-            f.flag_key,
-            f.value,
-            f.default,
-            f.reason,
-            f.variation,
-            f.version,
-            f.sampling_ratio,
-            f.invoked,
-            f.consistent,
-            f.check_ratio,
-            latency_old,
-            latency_new,
-            f.errors,
-        )
-    })
-    .unwrap_or(JsValue::UNDEFINED)
+/// The event the last `own_event` without a client built.
+pub fn take_event() -> JsValue {
+    with(Bridge::take_event).unwrap_or(JsValue::UNDEFINED)
 }
 
 /// Classifies an evaluation object; see `Bridge::read_answer`.

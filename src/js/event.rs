@@ -59,12 +59,13 @@ fn with_fields<R>(event: &MigrationOpEvent<JsValue>, f: impl FnOnce(&OwnEventFie
 
 /// The event as a JavaScript object (for `OpTracker#build()`).
 pub fn event_object(event: &MigrationOpEvent<JsValue>) -> JsValue {
-    with_fields(event, bridge::own_event)
+    with_fields(event, |fields| bridge::own_event(&JsValue::UNDEFINED, fields));
+    bridge::take_event()
 }
 
 /// Builds the event and hands it to the client's `trackMigrationOp`, looked up now.
 pub fn send_own_event(client: &JsValue, event: &MigrationOpEvent<JsValue>) -> Result<(), JsValue> {
-    match with_fields(event, |fields| bridge::send_own_event(client, fields)) {
+    match with_fields(event, |fields| bridge::own_event(client, fields)) {
         1 => Err(bridge::take_error()),
         _ => Ok(()),
     }
