@@ -691,11 +691,18 @@ function createApi(wasm) {
     }
   }
 
+  // The Rust store behind each redisBigSegmentStore object: a manager over one queries it
+  // directly (src/js/redis.rs, offerRedisStore).
+  const redisStores = new WeakMap();
+
   class BigSegmentStoreManager {
     #inner;
     #lastKey;
     constructor(managerOptions) {
       bridge();
+      const store = managerOptions !== null && typeof managerOptions === 'object' ? read(managerOptions, 'store') : undefined;
+      const redis = store !== null && typeof store === 'object' ? redisStores.get(store) : undefined;
+      if (redis !== undefined) wasm.offerRedisStore(redis, store);
       this.#inner = new wasm.WasmBigSegmentStoreManager(managerOptions === undefined ? {} : managerOptions);
       Object.defineProperty(this, 'statusProvider', {
         value: new BigSegmentStoreStatusProvider(INNER, this.#inner),
@@ -739,11 +746,13 @@ function createApi(wasm) {
   function redisBigSegmentStore(host, storeOptions) {
     bridge();
     const inner = new wasm.WasmRedisStore(host, storeOptions);
-    return Object.freeze({
+    const store = Object.freeze({
       getMetadata: () => inner.getMetadata(),
       getMembership: (contextHash) => new Promise((resolve, reject) => inner.getMembership(contextHash, resolve, reject)),
       close() {},
     });
+    redisStores.set(store, inner);
+    return store;
   }
 
   function requireMethods(adapter, client, names) {

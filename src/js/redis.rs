@@ -115,6 +115,44 @@ pub struct WasmRedisStore {
     inner: Rc<RedisStore<JsRedisHost>>,
 }
 
+thread_local! {
+    /// A Redis store offered to the next manager with the store object made for it (see
+    /// `offerRedisStore`).
+    static OFFERED: std::cell::RefCell<Option<(Rc<RedisStore<JsRedisHost>>, JsValue)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Offers the next `BigSegmentStoreManager` the Redis store behind `facade` (the frozen store
+/// object `redisBigSegmentStore` returned): when its `store` option is that very object, the
+/// manager queries the Rust store directly instead of through the object's promise-returning
+/// methods, which cannot have changed since the object is frozen.
+#[wasm_bindgen(js_name = offerRedisStore)]
+pub fn offer_redis_store(store: &WasmRedisStore, facade: JsValue) {
+    OFFERED.with(|o| *o.borrow_mut() = Some((store.inner.clone(), facade)));
+}
+
+/// The offered Redis store, if `store` is the object it was offered with (the offer is taken
+/// either way).
+pub fn take_offered(store: &JsValue) -> Option<Rc<RedisStore<JsRedisHost>>> {
+    let (redis, facade) = OFFERED.with(|o| o.borrow_mut().take())?;
+    js_sys::Object::is(store, &facade).then_some(redis)
+}
+
+/// A membership query on the Rust store, as the entries it found.
+pub fn membership_entries(
+    store: &Rc<RedisStore<JsRedisHost>>,
+    context_hash: &str,
+) -> LocalBoxFuture<'static, Result<Option<crate::segments::redis::MembershipEntries>, JsValue>> {
+    store.membership(context_hash).map(|r| r.map_err(store_error)).boxed_local()
+}
+
+/// A metadata query on the Rust store.
+pub fn metadata(
+    store: &Rc<RedisStore<JsRedisHost>>,
+) -> LocalBoxFuture<'static, Result<Option<crate::segments::StoreMetadata>, JsValue>> {
+    store.metadata().map(|r| r.map_err(store_error)).boxed_local()
+}
+
 #[wasm_bindgen]
 impl WasmRedisStore {
     #[wasm_bindgen(constructor)]

@@ -26,6 +26,8 @@ use crate::segments::{
 pub struct JsStore {
     target: JsValue,
     empty: JsMembership,
+    /// The Rust store behind a `redisBigSegmentStore` object, queried directly.
+    redis: Option<Rc<crate::segments::redis::RedisStore<super::redis::JsRedisHost>>>,
 }
 
 /// A membership as the cache keeps it: the frozen object, and promises of the frozen
@@ -79,7 +81,11 @@ impl JsStore {
         method(store, "getMembership")
             .or_else(|| method(store, "getUserMembership"))
             .ok_or_else(|| missing("getMembership (or getUserMembership)"))?;
-        Ok(JsStore { target: store.clone(), empty: JsMembership::new(frozen(Object::create(&JsValue::NULL.into()))) })
+        Ok(JsStore {
+            target: store.clone(),
+            empty: JsMembership::new(frozen(Object::create(&JsValue::NULL.into()))),
+            redis: super::redis::take_offered(store),
+        })
     }
 }
 
@@ -95,6 +101,15 @@ fn membership_from(answer: &JsValue) -> Option<JsMembership> {
     }
     let copy = super::bridge::copy_membership(answer).unwrap_or_else(|| frozen(Object::create(&JsValue::NULL.into())));
     Some(JsMembership::new(copy))
+}
+
+/// A frozen null-prototype membership object from the entries a Rust store found.
+fn membership_object(entries: &[(String, bool)]) -> JsValue {
+    let o = Object::create(&JsValue::NULL.into());
+    for (r, included) in entries {
+        let _ = js_sys::Reflect::set(&o, &JsValue::from_str(r), &JsValue::from_bool(*included));
+    }
+    frozen(o)
 }
 
 fn call_settled(
@@ -121,6 +136,9 @@ impl BigSegmentStore for JsStore {
     type Error = JsValue;
 
     fn get_metadata(&self) -> LocalBoxFuture<'static, Result<Option<StoreMetadata>, JsValue>> {
+        if let Some(redis) = &self.redis {
+            return super::redis::metadata(redis);
+        }
         call_settled(method(&self.target, "getMetadata"), &self.target, None)
             .map(|r| {
                 let answer = r?;
@@ -133,6 +151,11 @@ impl BigSegmentStore for JsStore {
     }
 
     fn get_membership(&self, context_hash: &str) -> LocalBoxFuture<'static, Result<Option<JsMembership>, JsValue>> {
+        if let Some(redis) = &self.redis {
+            return super::redis::membership_entries(redis, context_hash)
+                .map(|r| r.map(|entries| entries.map(|entries| JsMembership::new(membership_object(&entries)))))
+                .boxed_local();
+        }
         let f = method(&self.target, "getMembership").or_else(|| method(&self.target, "getUserMembership"));
         call_settled(f, &self.target, Some(&JsValue::from_str(context_hash)))
             .map(|r| r.map(|answer| membership_from(&answer)))

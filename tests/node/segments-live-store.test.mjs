@@ -96,3 +96,59 @@ test('close() calls the close method the store has at that moment', async () => 
   await m.close();
   assert.equal(closed, 1);
 });
+
+// A manager over a redisBigSegmentStore object queries the Rust store behind it directly; the
+// object is frozen, so nothing a caller could install is skipped. An object built on top of it
+// is the caller's own store and is called as such.
+function fakeRedisHost() {
+  const commands = [];
+  const host = (args) => {
+    commands.push(args.join(' '));
+    if (args[0] === 'GET') return String(Date.now());
+    if (args[0] === 'SMEMBERS' && args[1].includes('big_segment_include')) return ['seg.g1'];
+    return [];
+  };
+  return { host, commands };
+}
+
+test('a manager over a redisBigSegmentStore object answers from Redis as the object does', async () => {
+  const { redisBigSegmentStore } = await import('cutover');
+  const { host, commands } = fakeRedisHost();
+  const store = redisBigSegmentStore(host);
+  const m = new BigSegmentStoreManager({ store, logger: makeLogger().logger });
+  try {
+    const r = await m.getUserMembership('u1');
+    assert.equal(r.status, 'HEALTHY');
+    assert.deepEqual({ ...r.membership }, { 'seg.g1': true });
+    assert.equal(Object.getPrototypeOf(r.membership), null);
+    assert.ok(Object.isFrozen(r.membership));
+    assert.deepEqual({ ...(await store.getMembership(hashContextKey('u1'))) }, { 'seg.g1': true });
+    const h = hashContextKey('u1');
+    assert.ok(commands.includes(`SMEMBERS launchdarkly:big_segment_include:${h}`), JSON.stringify(commands));
+  } finally {
+    await m.close();
+  }
+});
+
+test('an object built on a redisBigSegmentStore with its own getMembership is called, not bypassed', async () => {
+  const { redisBigSegmentStore } = await import('cutover');
+  const { host } = fakeRedisHost();
+  const base = redisBigSegmentStore(host);
+  let calls = 0;
+  const store = Object.create(base, {
+    getMembership: {
+      value(hash) {
+        calls += 1;
+        return base.getMembership(hash).then((m) => ({ ...m, 'extra.g1': false }));
+      },
+    },
+  });
+  const m = new BigSegmentStoreManager({ store, logger: makeLogger().logger });
+  try {
+    const r = await m.getUserMembership('u2');
+    assert.equal(calls, 1);
+    assert.deepEqual({ ...r.membership }, { 'seg.g1': true, 'extra.g1': false });
+  } finally {
+    await m.close();
+  }
+});
