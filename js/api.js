@@ -160,65 +160,72 @@ function createApi(wasm) {
         return 1;
       }
     }
-    /// An origin's outcome as the wasm takes it: [ok, value or error].
-    function outcomeOf(value) {
-      if (isObject(value)) {
-        let failed = false;
-        try {
-          failed = Boolean(value[FAILURE]);
-        } catch {
-          // not a failure(error) value
-        }
-        if (failed) return [false, read(value, 'error')];
+    /** Whether an origin's value is a `failure(error)`. */
+    function isFailure(value) {
+      if (!isObject(value)) return false;
+      try {
+        return Boolean(value[FAILURE]);
+      } catch {
+        return false; // not a failure(error) value
       }
-      return [true, value];
     }
-    // Two origins started together, reported together (src/js/bridge.rs, callBoth).
-    function callBoth(f, g, payload, signal, id) {
-      const start = now();
-      const out = [true, undefined, NaN, true, undefined, NaN];
-      let pending = 2;
-      const done = (at, ok, value) => {
-        out[at] = ok;
-        out[at + 1] = value;
-        out[at + 2] = now() - start;
-        if (--pending === 0) wasm.settleBoth(id, out[0], out[1], out[2], out[3], out[4], out[5]);
-      };
-      const run = (fn, at) => {
+    // Two origins started together, reported together (src/js/bridge.rs, callBoth): one state
+    // object per pair, no arrays per outcome.
+    class Pair {
+      constructor(id, start) {
+        this.id = id;
+        this.start = start;
+        this.pending = 2;
+        this.ok0 = true;
+        this.value0 = undefined;
+        this.ms0 = NaN;
+        this.ok1 = true;
+        this.value1 = undefined;
+        this.ms1 = NaN;
+      }
+      done(second, ok, value) {
+        const ms = now() - this.start;
+        if (ok && isFailure(value)) {
+          ok = false;
+          value = read(value, 'error');
+        }
+        if (second) {
+          this.ok1 = ok;
+          this.value1 = value;
+          this.ms1 = ms;
+        } else {
+          this.ok0 = ok;
+          this.value0 = value;
+          this.ms0 = ms;
+        }
+        if (--this.pending === 0) {
+          wasm.settleBoth(this.id, this.ok0, this.value0, this.ms0, this.ok1, this.value1, this.ms1);
+        }
+      }
+      run(fn, second, payload, signal) {
         let value;
         try {
           value = fn(payload, signal);
         } catch (error) {
-          return done(at, false, error);
+          return this.done(second, false, error);
         }
         const promise = promiseOf(value);
-        if (promise === undefined) {
-          const [ok, v] = outcomeOf(value);
-          return done(at, ok, v);
-        }
+        if (promise === undefined) return this.done(second, true, value);
         when(
           promise,
-          (result) => {
-            const [ok, v] = outcomeOf(result);
-            done(at, ok, v);
-          },
-          (error) => done(at, false, error),
+          (result) => this.done(second, true, result),
+          (error) => this.done(second, false, error),
         );
-      };
-      run(f, 0);
-      run(g, 3);
+      }
+    }
+    function callBoth(f, g, payload, signal, id) {
+      const pair = new Pair(id, now());
+      pair.run(f, false, payload, signal);
+      pair.run(g, true, payload, signal);
     }
     function originSettled(id, value, start) {
       const ms = now() - start;
-      if (isObject(value)) {
-        let failed = false;
-        try {
-          failed = Boolean(value[FAILURE]);
-        } catch {
-          // not a failure(error) value
-        }
-        if (failed) return settle(id, false, read(value, 'error'), ms);
-      }
+      if (isFailure(value)) return settle(id, false, read(value, 'error'), ms);
       settle(id, true, value, ms);
     }
     wasm.installBridge({
@@ -718,8 +725,9 @@ function createApi(wasm) {
       // crosses only when it is not the string the previous lookup passed.
       let ready;
       if (typeof contextKey === 'string') {
-        ready = this.#inner.lookupNow(contextKey === this.#lastKey ? undefined : contextKey, now());
-        this.#lastKey = contextKey;
+        const repeated = contextKey === this.#lastKey;
+        if (!repeated) this.#lastKey = contextKey;
+        ready = this.#inner.lookupNow(repeated ? undefined : contextKey, now());
       }
       if (ready !== undefined) return ready; // a resolved promise, shared by warm lookups
       return new Promise((resolve, reject) => this.#inner.getUserMembership(contextKey, resolve, reject));

@@ -123,7 +123,7 @@ pub async fn migration_variation<V: HostValue>(
         Asked::Now(answer) => answer,
         Asked::Later(answer) => answer.await,
     };
-    let served = match asked {
+    let mut served = match asked {
         Ok(served) => served,
         Err(e) => {
             host.error(&format!(
@@ -139,7 +139,7 @@ pub async fn migration_variation<V: HostValue>(
     };
     let stage = served.value.unwrap_or(default);
     let takes_events = served.takes_events.unwrap_or_else(|| client.tracks_events());
-    let own = |host: &Host| {
+    let own = move |host: &Host, served: &ServedEvaluation<V>| {
         let evaluation = match served.value {
             Some(value) => served.evaluation(value, default),
             None => {
@@ -154,17 +154,17 @@ pub async fn migration_variation<V: HostValue>(
                 }
             }
         };
-        OpTracker::new(flag_key.clone(), context.clone(), evaluation)
+        OpTracker::new(flag_key.clone(), context, evaluation)
     };
-    let tracking = match served.tracker {
+    let tracking = match served.tracker.take() {
         Some(OfferedTracker::Usable(tracker)) => Tracking::External(tracker),
-        Some(OfferedTracker::Unusable { ref missing }) => {
+        Some(OfferedTracker::Unusable { missing }) => {
             host.error(&format!(
                 "the migration tracker for flag '{flag_key}' has no {missing}() method; cutover's own tracker is used"
             ));
-            Tracking::Own(own(host))
+            Tracking::Own(own(host, &served))
         }
-        None => Tracking::Own(own(host)),
+        None => Tracking::Own(own(host, &served)),
     };
     Evaluated { stage, tracking, takes_events }
 }
