@@ -83,27 +83,55 @@ function createApi(wasm) {
     stageIndexOf = stageIndex;
     const settle = wasm.settlePromise;
     // The fields of an answer object, handed to answerFields(id, …); each property read in its own try.
+    /** Index of the first of the six tracker methods that is not a function; -1: none. */
+    function firstMissing(tracker) {
+      if (typeof tracker !== 'object' && typeof tracker !== 'function') return 0;
+      for (let i = 0; i < TRACKER_METHODS.length; i++) {
+        if (typeof read(tracker, TRACKER_METHODS[i]) !== 'function') return i;
+      }
+      return -1;
+    }
     function readAnswer(answer, id, settleCode = NaN) {
-      const value = read(answer, 'value');
-      const reason = read(answer, 'reason');
-      const tracker = read(answer, 'tracker');
+      // All fields in one try (the usual answer is a plain object); when one read throws, each
+      // is read again on its own and a throwing one is undefined.
+      let value, reason, tracker, variation, version, checkRatio, samplingRatio;
+      try {
+        ({ value, reason, tracker, variationIndex: variation, flagVersion: version, checkRatio, samplingRatio } = answer);
+      } catch {
+        value = read(answer, 'value');
+        reason = read(answer, 'reason');
+        tracker = read(answer, 'tracker');
+        variation = read(answer, 'variationIndex');
+        version = read(answer, 'flagVersion');
+        checkRatio = read(answer, 'checkRatio');
+        samplingRatio = read(answer, 'samplingRatio');
+      }
       let missing = -1;
       if (tracker != null) {
-        const usable = typeof tracker === 'object' || typeof tracker === 'function';
-        for (let i = 0; i < TRACKER_METHODS.length && missing < 0; i++) {
-          if (!usable || typeof read(tracker, TRACKER_METHODS[i]) !== 'function') missing = i;
+        try {
+          missing =
+            typeof tracker.op !== 'function' ? 0
+            : typeof tracker.invoked !== 'function' ? 1
+            : typeof tracker.latency !== 'function' ? 2
+            : typeof tracker.error !== 'function' ? 3
+            : typeof tracker.consistency !== 'function' ? 4
+            : typeof tracker.createEvent !== 'function' ? 5
+            : -1;
+        } catch {
+          missing = firstMissing(tracker);
         }
       }
+      const hasReason = isObject(reason);
       wasm.answerFields(
         id,
         typeof value === 'string' ? (stageIndex.get(value) ?? -1) : -1,
-        number(read(answer, 'variationIndex')),
-        isObject(reason) ? reason : undefined,
-        number(read(answer, 'flagVersion')),
-        number(read(answer, 'checkRatio')),
-        number(read(answer, 'samplingRatio')),
+        number(variation),
+        hasReason ? reason : undefined,
+        number(version),
+        number(checkRatio),
+        number(samplingRatio),
         tracker ?? undefined,
-        (isObject(reason) ? 1 : 0) | (tracker != null ? 2 : 0),
+        (hasReason ? 1 : 0) | (tracker != null ? 2 : 0),
         missing,
         settleCode,
       );
@@ -645,7 +673,11 @@ function createApi(wasm) {
   function withConsistentRatio(event) {
     const measurements = event && event.measurements;
     if (!Array.isArray(measurements)) return event;
-    const needs = measurements.some((m) => m && m.key === 'consistent' && typeof m.samplingRatio !== 'number');
+    let needs = false;
+    for (let i = 0; i < measurements.length && !needs; i++) {
+      const m = measurements[i];
+      needs = Boolean(m) && m.key === 'consistent' && typeof m.samplingRatio !== 'number';
+    }
     if (!needs) return event;
     return {
       ...event,
