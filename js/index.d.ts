@@ -43,7 +43,12 @@ export interface StageEvaluation {
   tracker?: ExternalTracker;
 }
 
-/** Any flag system. A plain string answer means `{ value: thatString }`. */
+/**
+ * Any flag system. A plain string answer means `{ value: thatString }`. Both methods are looked
+ * up on the object at every operation (a stub installed later takes effect), called with the
+ * object as `this`, in the async context of the operation's caller; `context` is the caller's
+ * own object.
+ */
 export interface MigrationClient {
   migrationVariation(
     flagKey: string,
@@ -285,7 +290,9 @@ export class BigSegmentStoreManager {
   start(): void;
   /**
    * The context's memberships and the store's status. The answer is frozen, and a warm lookup
-   * may hand out the same answer object again.
+   * may hand out the same answer object again — and the same resolved promise of it. The
+   * store call of a miss runs in the caller's async context (a query shared by concurrent
+   * misses, in the first caller's).
    */
   getUserMembership(contextKey: string): Promise<Readonly<{ membership: Membership | null; status: BigSegmentsStatus }>>;
   readonly statusProvider: BigSegmentStoreStatusProvider;
