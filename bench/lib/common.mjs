@@ -77,7 +77,8 @@ export async function loadLD() {
   return m.init ? m : m.default;
 }
 
-// BENCH_CUTOVER_MODULE lets bench/profile.mjs load a copy of dist/ whose wasm keeps its names.
+// BENCH_CUTOVER_MODULE loads another build: bench/profile.mjs a copy of dist/ whose wasm keeps its
+// names, bench/against.mjs an earlier build to compare with.
 export function loadCutover() {
   return import(process.env.BENCH_CUTOVER_MODULE || 'cutover');
 }

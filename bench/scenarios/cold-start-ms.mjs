@@ -11,7 +11,7 @@ export const meta = {
 
 export async function cutover() {
   const t0 = performance.now();
-  const c = await import('cutover');
+  const c = await import(process.env.BENCH_CUTOVER_MODULE || 'cutover'); // see bench/lib/common.mjs
   const tImport = performance.now();
   const m = new c.MigratorBuilder(c.fixedStage('shadow'))
     .read(async (p) => p, async (p) => p, (a, b) => a === b)
