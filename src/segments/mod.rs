@@ -3,7 +3,10 @@
 //! - [`hash`]: context-key hashing and segment references.
 //! - [`cache`]: the bounded LRU membership cache with an absolute TTL, and single flight.
 //! - [`status`]: store status, the status provider and its listeners.
-//! - [`manager`]: [`BigSegmentStoreManager`]: lookups, status polling, close.
+//! - [`config`]: the manager options, their defaults and range checks.
+//! - [`manager`]: [`BigSegmentStoreManager`]: its state, counters and close.
+//! - [`lookup`]: membership lookups through the cache and single-flight store queries.
+//! - [`poller`]: status polls (never overlapping) and the background poller.
 //!
 //! The store is a trait ([`BigSegmentStore`]) so the bindings can wrap a JavaScript object and
 //! keep its membership objects as they are (`Membership` is opaque to the core).
@@ -14,16 +17,18 @@ use futures::FutureExt;
 use crate::host::HostValue;
 
 pub mod cache;
+pub mod config;
 pub mod hash;
+pub mod lookup;
 pub mod manager;
+pub mod poller;
 pub mod redis;
 pub mod status;
 
+pub use config::{BigSegmentsConfig, BigSegmentsOptionValues, ConfigError, ConfigErrorKind, OptionValue};
 pub use hash::{big_segment_ref, hash_context_key};
-pub use manager::{
-    BigSegmentStoreManager, BigSegmentsConfig, BigSegmentsCounters, BigSegmentsOptionValues, BigSegmentsStatus, Closed,
-    ConfigError, ConfigErrorKind, Lookup, OptionValue,
-};
+pub use lookup::{BigSegmentsStatus, Closed, Lookup};
+pub use manager::{BigSegmentStoreManager, BigSegmentsCounters};
 pub use status::{BigSegmentStoreStatus, ListenerId, StatusListener, StatusProvider};
 
 /// What `getMetadata()` answered. `last_up_to_date` is epoch ms.
@@ -61,5 +66,7 @@ pub trait BigSegmentStore {
     }
 }
 
+#[cfg(test)]
+mod manager_tests;
 #[cfg(test)]
 mod proptests;
