@@ -14,8 +14,9 @@ use super::host::js_host;
 use super::promise::{complete, promise, settle};
 use super::value::{finite, get, got, intern, method, range_error, set, string_arg, type_error};
 use crate::host::HostValue;
+use crate::segments::membership::counted_entries;
 use crate::segments::{
-    big_segment_ref, hash_context_key, BigSegmentStore, BigSegmentStoreManager, BigSegmentStoreStatus,
+    hash::big_segment_ref_of_number, hash_context_key, BigSegmentStore, BigSegmentStoreManager, BigSegmentStoreStatus,
     BigSegmentsConfig, BigSegmentsOptionValues, BigSegmentsStatus, ConfigErrorKind, ListenerId, Lookup, OptionValue,
     StoreMetadata,
 };
@@ -93,14 +94,31 @@ fn frozen(o: Object) -> JsValue {
     Object::freeze(&o).into()
 }
 
-/// Copies a store's membership answer into a frozen null-prototype object. Keys are data (a
-/// `__proto__` key is an ordinary entry); only boolean values are kept.
+#[wasm_bindgen]
+extern "C" {
+    /// `Object.keys`, a throw (a proxy that refuses) caught.
+    #[wasm_bindgen(js_namespace = Object, js_name = keys, catch)]
+    fn object_keys(value: &JsValue) -> Result<js_sys::Array, JsValue>;
+}
+
+/// A store's membership answer as a frozen null-prototype object of the entries the core
+/// counts (`segments::membership`). Reads the answer's own enumerable keys (none when it is not
+/// an object or refuses to list them; a key whose read throws is unreadable); keys are data
+/// (a `__proto__` key is an ordinary entry).
 fn membership_from(answer: &JsValue) -> Option<JsMembership> {
     if answer.is_undefined() || answer.is_null() {
         return None;
     }
-    let copy = super::bridge::copy_membership(answer).unwrap_or_else(|| frozen(Object::create(&JsValue::NULL.into())));
-    Some(JsMembership::new(copy))
+    let keys = if answer.is_object() { object_keys(answer).ok() } else { None };
+    let read = keys.iter().flat_map(|keys| keys.iter()).map(|key| {
+        let value = js_sys::Reflect::get(answer, &key).ok().and_then(|v| v.as_bool());
+        (key, value)
+    });
+    let o = Object::create(&JsValue::NULL.into());
+    for (key, included) in counted_entries(read) {
+        let _ = js_sys::Reflect::set(&o, &key, &JsValue::from_bool(included));
+    }
+    Some(JsMembership::new(frozen(o)))
 }
 
 /// A frozen null-prototype membership object from the entries a Rust store found.
@@ -341,18 +359,12 @@ pub fn hash_context_key_export(context_key: JsValue) -> Result<String, JsValue> 
     Ok(hash_context_key(&key))
 }
 
-/// `${segmentKey}.g${generation}`.
+/// `${segmentKey}.g${generation}`; the generation rule is the core's (`segments::hash`).
 #[wasm_bindgen(js_name = bigSegmentRef)]
 pub fn big_segment_ref_export(segment_key: JsValue, generation: JsValue) -> Result<String, JsValue> {
     let key = string_arg(&segment_key, "bigSegmentRef: segmentKey")?;
     let n = generation
         .as_f64()
         .ok_or_else(|| type_error(&format!("bigSegmentRef: generation must be a number, {}", got(&generation))))?;
-    if !(n.is_finite() && n >= 0.0 && n.fract() == 0.0 && n <= 9_007_199_254_740_991.0) {
-        return Err(range_error(&format!(
-            "bigSegmentRef: generation must be a non-negative integer, got {}",
-            crate::text::number(n)
-        )));
-    }
-    Ok(big_segment_ref(&key, n as u64))
+    big_segment_ref_of_number(&key, n).map_err(|e| range_error(&e.to_string()))
 }

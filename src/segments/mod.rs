@@ -2,6 +2,7 @@
 //!
 //! - [`hash`]: context-key hashing and segment references.
 //! - [`cache`]: the bounded LRU membership cache with an absolute TTL, and single flight.
+//! - [`membership`]: which entries of a store's membership answer count.
 //! - [`status`]: store status, the status provider and its listeners.
 //! - [`config`]: the manager options, their defaults and range checks.
 //! - [`manager`]: [`BigSegmentStoreManager`]: its state, counters and close.
@@ -21,6 +22,7 @@ pub mod config;
 pub mod hash;
 pub mod lookup;
 pub mod manager;
+pub mod membership;
 pub mod poller;
 pub mod redis;
 pub mod status;
