@@ -51,7 +51,7 @@ impl Sleep for JsSleep {
         let tick = Rc::new(RefCell::new(tick));
         let slot = Rc::downgrade(&tick);
         // setInterval takes a 32-bit delay: a longer one would fire at once.
-        let millis = if ms.is_finite() { ms.ceil().clamp(1.0, f64::from(i32::MAX)) as u32 } else { i32::MAX as u32 };
+        let millis = if ms.is_finite() { ms.ceil().max(1.0).min(f64::from(i32::MAX)) as u32 } else { i32::MAX as u32 };
         let handle = gloo_timers::callback::Interval::new(millis, move || {
             if let Some(tick) = slot.upgrade() {
                 // A tick that re-enters itself (not possible today) is skipped, not a panic.

@@ -64,19 +64,37 @@ impl fmt::Display for ConfigError {
 
 impl std::error::Error for ConfigError {}
 
-/// One numeric option as the bindings found it.
+/// One numeric option as the host gave it.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub enum OptionValue {
-    /// Not given (`undefined`): the default applies.
+    /// Not given (`undefined`; when deserialized, also a missing key or `null`): the default.
     #[default]
     Absent,
     Number(f64),
-    /// Present but not a number: a `TypeError`.
+    /// Present but not a number (a string, a boolean, an object, a BigInt, …): a `TypeError`.
     Other,
 }
 
-/// Raw numeric options, for [`BigSegmentsConfig::from_options`].
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+impl<'de> serde::Deserialize<'de> for OptionValue {
+    /// Never fails: a value that is neither nothing nor a number is [`OptionValue::Other`], so
+    /// [`BigSegmentsConfig::from_options`] names the option in its error. Meant for deserializers
+    /// that hand out each field's value on its own (serde-wasm-bindgen over a JavaScript object,
+    /// `serde_json::Value`), where a field that failed leaves the rest readable.
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Ok(match Option::<f64>::deserialize(deserializer) {
+            Ok(None) => OptionValue::Absent,
+            Ok(Some(n)) => OptionValue::Number(n),
+            Err(_) => OptionValue::Other,
+        })
+    }
+}
+
+/// Raw numeric options, for [`BigSegmentsConfig::from_options`]; deserializable from the
+/// manager's options object by their API names (other keys, such as `store` and `logger`, are
+/// not read here). The wasm bindings read these five fields by hand instead, for size: see
+/// `option_value` in `js/segments.rs`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Deserialize)]
+#[serde(rename_all = "camelCase", default)]
 pub struct BigSegmentsOptionValues {
     pub context_cache_size: OptionValue,
     pub context_cache_time_ms: OptionValue,
@@ -167,5 +185,49 @@ impl BigSegmentsConfig {
         };
         config.validate()?;
         Ok(config)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn options(json: &str) -> BigSegmentsOptionValues {
+        // A `Value` (like a JavaScript object) is read one field at a time, so a field that is
+        // not a number leaves the others readable; a streaming parser would stop there.
+        serde_json::from_value(serde_json::from_str(json).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn options_deserialize_by_their_api_names_absent_number_or_other() {
+        let v = options(
+            r#"{"contextCacheSize": 5, "contextCacheTimeMs": "100", "statusPollIntervalMs": null,
+            "staleAfterMs": true, "queryTimeoutMs": 2.5, "store": {}, "logger": null}"#,
+        );
+        assert_eq!(v.context_cache_size, OptionValue::Number(5.0));
+        assert_eq!(v.context_cache_time_ms, OptionValue::Other);
+        assert_eq!(v.status_poll_interval_ms, OptionValue::Absent);
+        assert_eq!(v.stale_after_ms, OptionValue::Other);
+        assert_eq!(v.query_timeout_ms, OptionValue::Number(2.5));
+        assert_eq!(options("{}"), BigSegmentsOptionValues::default());
+        assert_eq!(
+            options(r#"{"queryTimeoutMs": [1], "staleAfterMs": {"a": 1}}"#).query_timeout_ms,
+            OptionValue::Other
+        );
+    }
+
+    #[test]
+    fn deserialized_options_fail_naming_the_option() {
+        let error = |json: &str| BigSegmentsConfig::from_options(&options(json)).unwrap_err();
+        let e = error(r#"{"contextCacheTimeMs": "100"}"#);
+        assert_eq!((e.kind, e.message.as_str()), (ConfigErrorKind::Type, "contextCacheTimeMs must be a number"));
+        let e = error(r#"{"contextCacheSize": 1.5}"#);
+        assert_eq!(
+            (e.kind, e.message.as_str()),
+            (ConfigErrorKind::Range, "contextCacheSize must be a positive integer")
+        );
+        let e = error(r#"{"queryTimeoutMs": -1}"#);
+        assert_eq!(e.message, "queryTimeoutMs must be a positive finite number");
+        assert_eq!(BigSegmentsConfig::from_options(&options("{}")), Ok(BigSegmentsConfig::default()));
     }
 }

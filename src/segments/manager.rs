@@ -20,8 +20,10 @@ use super::BigSegmentStore;
 use crate::host::{BackgroundInterval, Host};
 use crate::shared_future::SharedFuture;
 
-/// Running counts, for demos and benchmarks.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Running counts, for demos and benchmarks; serialized (camelCase keys) as the snapshot hosts
+/// hand out.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct BigSegmentsCounters {
     /// Lookups that reached the cache (not `NOT_CONFIGURED`, not after close).
     pub lookups: u64,
