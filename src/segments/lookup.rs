@@ -10,7 +10,7 @@ use super::cache::SharedQuery;
 use super::hash::hash_context_key;
 use super::manager::{timed_out, with_timeout, BigSegmentStoreManager, QueryFailed, QueryOutcome, State};
 use super::status::BigSegmentStoreStatus;
-use super::BigSegmentStore;
+use super::store::BigSegmentStore;
 use crate::host::HostValue;
 
 /// The status attached to a membership lookup.

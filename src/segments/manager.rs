@@ -16,7 +16,7 @@ use futures::FutureExt;
 use super::cache::{MembershipCache, SharedQuery, SingleFlight};
 use super::config::{BigSegmentsConfig, ConfigError};
 use super::status::{BigSegmentStoreStatus, StatusProvider};
-use super::BigSegmentStore;
+use super::store::BigSegmentStore;
 use crate::host::{BackgroundInterval, Host};
 use crate::shared_future::SharedFuture;
 

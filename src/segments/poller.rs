@@ -9,7 +9,7 @@ use futures::FutureExt;
 
 use super::manager::{timed_out, with_timeout, BigSegmentStoreManager, Inner};
 use super::status::BigSegmentStoreStatus;
-use super::BigSegmentStore;
+use super::store::BigSegmentStore;
 use crate::host::HostValue;
 use crate::shared_future::SharedFuture;
 

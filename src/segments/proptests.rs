@@ -23,7 +23,7 @@ use super::hash::{big_segment_ref, hash_context_key};
 use super::lookup::BigSegmentsStatus;
 use super::manager::BigSegmentStoreManager;
 use super::redis::{membership_of, parse_synchronized_on, RedisHost, RedisReply, RedisStore, RedisStoreError};
-use super::{BigSegmentStore, StoreMetadata};
+use super::store::{BigSegmentStore, StoreMetadata};
 use crate::testing::{TestHost, TestValue};
 
 // ---------------------------------------------------------------------------------------------

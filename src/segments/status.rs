@@ -3,7 +3,7 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use super::StoreMetadata;
+use super::store::StoreMetadata;
 use crate::host::Host;
 
 /// The health of the Big Segment store as last seen by a poll; serialized as the status object
