@@ -36,6 +36,10 @@ impl Clock for JsClock {
 struct JsSleep;
 
 impl Sleep for JsSleep {
+    /// Through the facade's bridge timer (one call with a slot id), not gloo-timers'
+    /// `TimeoutFuture` (a JS closure made and dropped per timer): measured (issue 12) on a store
+    /// miss, which races the store call against a query-timeout timer, gloo cost 7.3–8.8 µs per
+    /// miss against 7.0–7.9 µs (+5–12 %, Node 20, three paired runs) and +459 B of gzipped wasm.
     fn sleep(&self, ms: f64) -> LocalBoxFuture<'static, ()> {
         super::promise::sleep(ms, false)
     }

@@ -97,7 +97,9 @@ extern "C" {
 /// A store's membership answer as a frozen null-prototype object of the entries the core
 /// counts (`segments::membership`). Reads the answer's own enumerable keys (none when it is not
 /// an object or refuses to list them; a key whose read throws is unreadable); keys are data
-/// (a `__proto__` key is an ordinary entry).
+/// (a `__proto__` key is an ordinary entry). Only a store miss pays for this copy: reading
+/// each entry from here costs about 0.3 µs per key more than the facade's JavaScript copy did
+/// (a miss on a one-key answer 6.0 → 6.6 µs, Node 20, paired runs; 0.2 µs with no keys).
 fn membership_from(answer: &JsValue) -> Option<JsMembership> {
     if answer.is_undefined() || answer.is_null() {
         return None;
