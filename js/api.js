@@ -428,25 +428,6 @@ function createApi(wasm) {
         thrown = undefined;
         return error;
       },
-      // A store's membership answer: own keys, boolean values only, frozen, null prototype
-      // (a `__proto__` key is data). Keys of an object that refuses to list them: none; a key
-      // whose read throws: left out.
-      copyMembership(answer) {
-        const out = Object.create(null);
-        if (typeof answer === 'object' && answer !== null) {
-          let keys = [];
-          try {
-            keys = Object.keys(answer);
-          } catch {
-            // a proxy that refuses: no keys
-          }
-          for (const key of keys) {
-            const value = read(answer, key);
-            if (typeof value === 'boolean') out[key] = value;
-          }
-        }
-        return Object.freeze(out);
-      },
       startTimer(ms, id, unref) {
         try {
           const handle = setTimeout(() => settle(id, true, undefined, NaN), ms);

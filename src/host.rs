@@ -24,13 +24,33 @@ pub trait Clock {
     fn epoch_ms(&self) -> f64;
 }
 
-/// A timer: the future resolves after `ms` milliseconds.
+/// Timers: one-shot sleeps (timeouts, delays) and a repeating background tick.
 pub trait Sleep {
+    /// A timer: the future resolves after `ms` milliseconds.
     fn sleep(&self, ms: f64) -> LocalBoxFuture<'static, ()>;
-    /// A timer for background work (status polling) that must not keep an otherwise idle host
-    /// process alive. Hosts without such a notion use an ordinary timer.
-    fn sleep_in_background(&self, ms: f64) -> LocalBoxFuture<'static, ()> {
-        self.sleep(ms)
+    /// Calls `tick` every `ms` milliseconds until the returned handle is dropped. For background
+    /// work (status polling): it must not keep an otherwise idle host process alive.
+    fn every_in_background(&self, ms: f64, tick: Box<dyn FnMut()>) -> BackgroundInterval;
+}
+
+/// A repeating background timer started by [`Sleep::every_in_background`]; dropping it stops
+/// the timer (the tick is not called again).
+pub struct BackgroundInterval {
+    stop: Option<Box<dyn FnOnce()>>,
+}
+
+impl BackgroundInterval {
+    /// A handle that runs `stop` when dropped.
+    pub fn new(stop: impl FnOnce() + 'static) -> Self {
+        BackgroundInterval { stop: Some(Box::new(stop)) }
+    }
+}
+
+impl Drop for BackgroundInterval {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            stop();
+        }
     }
 }
 

@@ -11,6 +11,7 @@
 pub mod host;
 pub mod json;
 pub mod migration;
+pub mod random;
 pub mod segments;
 pub mod shared_future;
 pub mod task;

@@ -1,6 +1,15 @@
 //! A future whose output every clone receives: single flight for store queries, status polls and
-//! close. (What `futures::FutureExt::shared` does, written for one thread and a fraction of its
-//! code size in the wasm binary.)
+//! close. What `futures::FutureExt::shared` does, written for one thread — kept because
+//! `futures::future::Shared` (futures-util 0.3.34) cannot run on this crate's executor:
+//!
+//! - Measured (issue 12): with `Shared` in `segments/cache.rs` and the manager, the package
+//!   tests of Big Segments trap (`RuntimeError: unreachable`) at the first shared store query.
+//!   `Shared`'s notifier wakes its waiters while it holds its waker-list `Mutex`
+//!   (`Notifier::wake_by_ref`); `crate::task` polls a woken task inside the wake (that keeps
+//!   every task in its caller's async context), so the woken task polls the `Shared` again and
+//!   locks that `Mutex` a second time — on wasm32 without threads std's `Mutex` panics on a
+//!   recursive lock (natively it would deadlock). This type takes the wakers out before waking.
+//! - Size: `Shared` also cost +1,083 bytes of gzipped wasm (80,908 → 81,991 B).
 //!
 //! - The inner future runs once, polled by whichever clone is polled; it is woken through a
 //!   waker that wakes every clone waiting, so it makes progress even if the clone that last
@@ -131,6 +140,24 @@ mod tests {
         assert_eq!(runs.get(), 1);
         // A clone polled after it finished gets the output at once.
         assert_eq!(pool.run_until(shared), 7);
+    }
+
+    #[test]
+    fn waiters_polled_inside_the_wake_all_get_the_output() {
+        // `crate::task` polls a woken task inside the wake, as in the JavaScript host.
+        let (tx, rx) = oneshot::channel::<u32>();
+        let shared = SharedFuture::new(async move { rx.await.unwrap_or(0) });
+        let got = Rc::new(RefCell::new(Vec::new()));
+        for _ in 0..3 {
+            let (s, got) = (shared.clone(), got.clone());
+            crate::task::spawn(async move {
+                let v = s.await;
+                got.borrow_mut().push(v);
+            });
+        }
+        assert!(got.borrow().is_empty());
+        tx.send(9).unwrap();
+        assert_eq!(*got.borrow(), vec![9, 9, 9], "woken and finished inside the send");
     }
 
     #[test]

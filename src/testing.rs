@@ -12,14 +12,23 @@ use futures::future::LocalBoxFuture;
 use futures::task::LocalSpawnExt;
 use futures::FutureExt;
 
-use crate::host::{Clock, Host, Level, Logger, Random, Sleep, Spawn};
+use crate::host::{BackgroundInterval, Clock, Host, Level, Logger, Random, Sleep, Spawn};
 
-/// Manual time. `advance` moves it forward and fires every sleep that is due.
+/// A repeating timer of the fake clock; `live` is cleared when its handle is dropped.
+struct FakeInterval {
+    every_ms: f64,
+    next_at: f64,
+    tick: Rc<RefCell<Box<dyn FnMut()>>>,
+    live: Rc<Cell<bool>>,
+}
+
+/// Manual time. `advance` moves it forward and fires every sleep and interval tick that is due.
 #[derive(Default)]
 pub struct FakeClock {
     now: Cell<f64>,
     epoch_offset: Cell<f64>,
     timers: RefCell<Vec<(f64, oneshot::Sender<()>)>>,
+    intervals: RefCell<Vec<FakeInterval>>,
 }
 
 impl FakeClock {
@@ -31,7 +40,8 @@ impl FakeClock {
     pub fn now(&self) -> f64 {
         self.now.get()
     }
-    /// Moves time forward and wakes every sleep whose deadline has passed.
+    /// Moves time forward and wakes every sleep whose deadline has passed, then calls each
+    /// interval's tick once per period that ended (without settling tasks in between).
     pub fn advance(&self, ms: f64) {
         self.now.set(self.now.get() + ms);
         let now = self.now.get();
@@ -44,9 +54,31 @@ impl FakeClock {
         for (_, tx) in due {
             let _ = tx.send(());
         }
+        let ticks: Vec<_> = {
+            let mut intervals = self.intervals.borrow_mut();
+            intervals.retain(|i| i.live.get());
+            let mut ticks = Vec::new();
+            for interval in intervals.iter_mut() {
+                while interval.next_at <= now {
+                    ticks.push((interval.tick.clone(), interval.live.clone()));
+                    interval.next_at += interval.every_ms;
+                }
+            }
+            ticks
+        };
+        for (tick, live) in ticks {
+            if live.get() {
+                (tick.borrow_mut())();
+            }
+        }
     }
+    /// Sleeps not yet fired or dropped, plus live intervals.
     pub fn pending_timers(&self) -> usize {
-        self.timers.borrow().iter().filter(|(_, tx)| !tx.is_canceled()).count()
+        let sleeps = self.timers.borrow().iter().filter(|(_, tx)| !tx.is_canceled()).count();
+        sleeps + self.live_intervals()
+    }
+    pub fn live_intervals(&self) -> usize {
+        self.intervals.borrow().iter().filter(|i| i.live.get()).count()
     }
 }
 
@@ -70,25 +102,17 @@ impl Sleep for FakeClock {
         }
         rx.map(|_| ()).boxed_local()
     }
-}
-
-/// xorshift64*: reproducible randomness for sampling and coin flips.
-pub struct SeededRandom(Cell<u64>);
-
-impl SeededRandom {
-    pub fn new(seed: u64) -> Rc<Self> {
-        Rc::new(SeededRandom(Cell::new(seed.max(1))))
-    }
-}
-
-impl Random for SeededRandom {
-    fn next_f64(&self) -> f64 {
-        let mut x = self.0.get();
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        self.0.set(x);
-        (x.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64
+    fn every_in_background(&self, ms: f64, tick: Box<dyn FnMut()>) -> BackgroundInterval {
+        let live = Rc::new(Cell::new(true));
+        let every_ms = ms.max(1.0);
+        let interval = FakeInterval {
+            every_ms,
+            next_at: self.now.get() + every_ms,
+            tick: Rc::new(RefCell::new(tick)),
+            live: live.clone(),
+        };
+        self.intervals.borrow_mut().push(interval);
+        BackgroundInterval::new(move || live.set(false))
     }
 }
 
@@ -144,7 +168,8 @@ impl TestHost {
         let host = Host {
             clock: clock.clone(),
             sleep: clock.clone(),
-            random: SeededRandom::new(seed),
+            // Reproducible sampling and coin flips: the crate's generator with a fixed seed.
+            random: Rc::new(crate::random::Xorshift64Star::with_seed(seed)),
             logger: logger.clone(),
             spawn: Rc::new(PoolSpawner(pool.spawner())),
         };

@@ -38,12 +38,6 @@ extern "C" {
     #[wasm_bindgen(method)]
     fn stage(this: &Bridge, value: &JsValue) -> i32;
 
-    /// A store's membership answer copied into a frozen null-prototype object with only its
-    /// boolean values (an object's own enumerable keys; anything else reads as empty; a key
-    /// whose read throws is left out).
-    #[wasm_bindgen(method, js_name = copyMembership)]
-    fn copy_membership(this: &Bridge, answer: &JsValue) -> JsValue;
-
     /// `setTimeout` that reports to `settlePromise(id, true, undefined)` after `ms`, unref'd when
     /// asked (where the host's timers have `unref`); returns the handle (undefined if the host
     /// refused to start a timer: then it never fires).
@@ -385,11 +379,6 @@ pub const ANSWER_THREW: i32 = 8;
 pub const ANSWER_TAKES_EVENTS: i32 = 16;
 /// The answer is a promise: its code arrives through the slot.
 pub const ANSWER_PENDING: i32 = -1;
-
-/// A store's membership answer as a frozen null-prototype object of its boolean entries.
-pub fn copy_membership(answer: &JsValue) -> Option<JsValue> {
-    with(|b| b.copy_membership(answer))
-}
 
 /// Starts a timer reporting to slot `id`.
 pub fn start_timer(ms: i32, id: u32, unref: bool) -> JsValue {

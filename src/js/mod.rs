@@ -4,11 +4,13 @@
 mod bridge;
 mod client;
 mod event;
+mod hash;
 mod host;
+mod manager;
 mod migration;
 mod promise;
 mod redis;
-mod segments;
 mod signal;
+mod store;
 mod tracker;
 mod value;

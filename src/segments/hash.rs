@@ -35,6 +35,34 @@ pub fn big_segment_ref(segment_key: &str, generation: u64) -> String {
     format!("{segment_key}.g{generation}")
 }
 
+/// The largest integer a JavaScript number holds exactly (2^53 − 1).
+const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
+
+/// A generation that is not a non-negative integer (`bigSegmentRef`'s `RangeError`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct InvalidGeneration(pub f64);
+
+impl std::fmt::Display for InvalidGeneration {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "bigSegmentRef: generation must be a non-negative integer, got {}", crate::text::number(self.0))
+    }
+}
+
+/// A generation given as a number: a non-negative integer up to 2^53 − 1 (a larger number
+/// is no longer exact). `-0` is 0.
+pub fn generation(n: f64) -> Result<u64, InvalidGeneration> {
+    if n.is_finite() && n >= 0.0 && n.fract() == 0.0 && n <= MAX_SAFE_INTEGER {
+        Ok(n as u64)
+    } else {
+        Err(InvalidGeneration(n))
+    }
+}
+
+/// [`big_segment_ref`] for a generation given as a number, checked by [`generation`].
+pub fn big_segment_ref_of_number(segment_key: &str, generation_number: f64) -> Result<String, InvalidGeneration> {
+    generation(generation_number).map(|g| big_segment_ref(segment_key, g))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -66,5 +94,23 @@ mod tests {
         assert_eq!(big_segment_ref("seg", 12), "seg.g12");
         assert_eq!(big_segment_ref("seg", 0), "seg.g0");
         assert_eq!(big_segment_ref("a.b", u64::MAX), "a.b.g18446744073709551615");
+    }
+
+    #[test]
+    fn a_generation_is_a_non_negative_safe_integer() {
+        assert_eq!(big_segment_ref_of_number("seg", 3.0), Ok("seg.g3".to_string()));
+        assert_eq!(generation(-0.0), Ok(0));
+        assert_eq!(generation(MAX_SAFE_INTEGER), Ok(9_007_199_254_740_991));
+        for bad in [-1.0, 1.5, f64::NAN, f64::INFINITY, f64::NEG_INFINITY, MAX_SAFE_INTEGER + 1.0, 1e300] {
+            assert!(generation(bad).is_err(), "{bad}");
+        }
+        assert_eq!(
+            generation(-1.0).unwrap_err().to_string(),
+            "bigSegmentRef: generation must be a non-negative integer, got -1"
+        );
+        assert_eq!(
+            generation(1.5).unwrap_err().to_string(),
+            "bigSegmentRef: generation must be a non-negative integer, got 1.5"
+        );
     }
 }

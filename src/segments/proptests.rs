@@ -18,12 +18,12 @@ use proptest::prelude::*;
 use sha2::{Digest, Sha256};
 
 use super::cache::{MembershipCache, SingleFlight};
+use super::config::{BigSegmentsConfig, BigSegmentsOptionValues, ConfigErrorKind, OptionValue};
 use super::hash::{big_segment_ref, hash_context_key};
-use super::manager::{
-    BigSegmentStoreManager, BigSegmentsConfig, BigSegmentsOptionValues, BigSegmentsStatus, ConfigErrorKind, OptionValue,
-};
+use super::lookup::BigSegmentsStatus;
+use super::manager::BigSegmentStoreManager;
 use super::redis::{membership_of, parse_synchronized_on, RedisHost, RedisReply, RedisStore, RedisStoreError};
-use super::{BigSegmentStore, StoreMetadata};
+use super::store::{BigSegmentStore, StoreMetadata};
 use crate::testing::{TestHost, TestValue};
 
 // ---------------------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ use std::fmt;
 
 use futures::future::{self, LocalBoxFuture};
 
-use super::StoreMetadata;
+use super::store::StoreMetadata;
 use crate::host::HostValue;
 
 pub const DEFAULT_PREFIX: &str = "launchdarkly";

@@ -3,11 +3,12 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use super::StoreMetadata;
+use super::store::StoreMetadata;
 use crate::host::Host;
 
-/// The health of the Big Segment store as last seen by a poll.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The health of the Big Segment store as last seen by a poll; serialized as the status object
+/// hosts hand out (`{available, stale}`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct BigSegmentStoreStatus {
     /// The last `getMetadata()` call succeeded.
     pub available: bool,
