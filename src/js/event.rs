@@ -3,10 +3,100 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::bridge::{self, OwnEventFields};
+use super::bridge::{self, with, Bridge};
 use super::value::{flag_key_js, intern, to_js};
 use crate::migration::event::{Measurement, MigrationOpEvent};
 use crate::migration::Origin;
+
+#[wasm_bindgen]
+extern "C" {
+    /// Builds a `migration_op` event from fields the core laid out (a NaN number or a negative
+    /// `consistent` is a field left out) with the caller's own context object. With a client,
+    /// hands it to `client.trackMigrationOp` (looked up now): 0 sent, 1 it threw (kept for
+    /// `takeError`), 2 the client has no such method now. With `client` undefined, keeps it for
+    /// `takeEvent` and returns 0.
+    #[allow(clippy::too_many_arguments)]
+    #[wasm_bindgen(method, js_name = ownEvent)]
+    fn own_event(
+        this: &Bridge,
+        client: &JsValue,
+        creation_date: f64,
+        operation: &JsValue,
+        context: &JsValue,
+        flag_key: &JsValue,
+        value: &JsValue,
+        default: &JsValue,
+        reason: &JsValue,
+        variation: f64,
+        version: f64,
+        sampling_ratio: f64,
+        invoked: u32,
+        consistent: i32,
+        check_ratio: f64,
+        latency_old: f64,
+        latency_new: f64,
+        errors: u32,
+    ) -> i32;
+
+    /// The event `ownEvent` kept.
+    #[wasm_bindgen(method, js_name = takeEvent)]
+    fn take_event(this: &Bridge) -> JsValue;
+
+}
+
+/// The fields of an own event, as `Bridge::own_event` takes them after the client.
+struct OwnEventFields<'a> {
+    pub creation_date: f64,
+    pub operation: &'a JsValue,
+    pub context: &'a JsValue,
+    pub flag_key: &'a JsValue,
+    pub value: &'a JsValue,
+    pub default: &'a JsValue,
+    pub reason: &'a JsValue,
+    pub variation: f64,
+    pub version: f64,
+    pub sampling_ratio: f64,
+    /// Bit 0: old invoked, bit 1: new invoked.
+    pub invoked: u32,
+    pub consistent: i32,
+    pub check_ratio: f64,
+    pub latency: [f64; 2],
+    /// Bit 0: old errored, bit 1: new errored.
+    pub errors: u32,
+}
+
+/// Builds an own event and sends it to `client`, or keeps it when `client` is undefined; see
+/// `Bridge::own_event`.
+fn own_event(client: &JsValue, f: &OwnEventFields<'_>) -> i32 {
+    let [latency_old, latency_new] = f.latency;
+    with(|b| {
+        b.own_event(
+            client,
+            f.creation_date,
+            f.operation,
+            f.context,
+            f.flag_key,
+            f.value,
+            f.default,
+            f.reason,
+            f.variation,
+            f.version,
+            f.sampling_ratio,
+            f.invoked,
+            f.consistent,
+            f.check_ratio,
+            latency_old,
+            latency_new,
+            f.errors,
+        )
+    })
+    .unwrap_or(2)
+}
+
+/// The event the last `own_event` without a client built.
+fn take_event() -> JsValue {
+    with(Bridge::take_event).unwrap_or(JsValue::UNDEFINED)
+}
 
 fn flag(values: &crate::migration::event::OriginFlags) -> u32 {
     u32::from(values.old) | u32::from(values.new) << 1
@@ -59,13 +149,13 @@ fn with_fields<R>(event: &MigrationOpEvent<JsValue>, f: impl FnOnce(&OwnEventFie
 
 /// The event as a JavaScript object (for `OpTracker#build()`).
 pub fn event_object(event: &MigrationOpEvent<JsValue>) -> JsValue {
-    with_fields(event, |fields| bridge::own_event(&JsValue::UNDEFINED, fields));
-    bridge::take_event()
+    with_fields(event, |fields| own_event(&JsValue::UNDEFINED, fields));
+    take_event()
 }
 
 /// Builds the event and hands it to the client's `trackMigrationOp`, looked up now.
 pub fn send_own_event(client: &JsValue, event: &MigrationOpEvent<JsValue>) -> Result<(), JsValue> {
-    match with_fields(event, |fields| bridge::own_event(client, fields)) {
+    match with_fields(event, |fields| own_event(client, fields)) {
         1 => Err(bridge::take_error()),
         _ => Ok(()),
     }

@@ -3,10 +3,11 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use js_sys::{Array, Error, Function, Object, Reflect, Symbol, JSON};
+use js_sys::{Array, Function, Object, Reflect, Symbol, JSON};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+use crate::error::Error;
 use crate::host::HostValue;
 use crate::json::Json;
 use crate::migration::context::{ContextFacts, KindFact, NestedFact};
@@ -18,7 +19,7 @@ impl HostValue for JsValue {
         }
         // `String(error)` runs the error's own `toString` (and its name/message getters), any
         // of which may throw: `string_of` catches that.
-        if self.dyn_ref::<Error>().is_some() {
+        if self.dyn_ref::<js_sys::Error>().is_some() {
             return string_of(self);
         }
         if self.is_object() {
@@ -285,16 +286,12 @@ pub fn flag_key_js(flag_key: &Rc<str>) -> JsValue {
 
 /// A string argument, or a TypeError naming it: `<what> must be a string, got …`.
 pub fn string_arg(value: &JsValue, what: &str) -> Result<String, JsValue> {
-    value.as_string().ok_or_else(|| type_error(&format!("{what} must be a string, {}", got(value))))
+    value.as_string().ok_or_else(|| Error::Type(format!("{what} must be a string, {}", got(value))).into())
 }
 
-pub fn type_error(message: &str) -> JsValue {
-    js_sys::TypeError::new(message).into()
-}
-
-pub fn range_error(message: &str) -> JsValue {
-    js_sys::RangeError::new(message).into()
-}
+// The error constructors live with the conversion of the core's errors; the Big Segments
+// bindings still name them here.
+pub use super::error::{range_error, type_error};
 
 /// A short description of a value's type for error messages: `got number 5`.
 pub fn got(value: &JsValue) -> String {

@@ -4,9 +4,10 @@ use std::rc::Rc;
 
 use futures::future::LocalBoxFuture;
 
+use super::delegation::{ExternalTracker, OutgoingEvent, Tracking};
+use super::event::CheckRatioOnWire;
+use super::op_tracker::{Evaluation, OpTracker};
 use super::stage::Stage;
-use super::tracker::{Evaluation, OpTracker};
-use super::tracking::{ExternalTracker, OutgoingEvent, Tracking};
 use crate::host::{Host, HostValue};
 use crate::json::Json;
 
@@ -76,6 +77,10 @@ pub trait MigrationClient<V> {
     /// Whether events have anywhere to go; when not, cutover does not build them.
     fn tracks_events(&self) -> bool;
     fn track_migration_op(&self, event: OutgoingEvent<V>) -> Result<(), V>;
+    /// How cutover's own events write a check ratio of 1 for this client.
+    fn check_ratio_on_wire(&self) -> CheckRatioOnWire {
+        CheckRatioOnWire::OmittedWhenOne
+    }
 }
 
 /// The caller's default stage: a stage, or the text of whatever else was passed.
@@ -133,12 +138,14 @@ pub async fn migration_variation<V: HostValue>(
             ));
             let mut evaluation = Evaluation::plain(default, default);
             evaluation.reason = Some(error_reason("EXCEPTION"));
-            let tracking = Tracking::Own(OpTracker::new(flag_key.clone(), context, evaluation));
+            let tracker = OpTracker::new(flag_key.clone(), context, evaluation);
+            let tracking = Tracking::Own(tracker.with_check_ratio_on_wire(client.check_ratio_on_wire()));
             return Evaluated { stage: default, tracking, takes_events: client.tracks_events() };
         }
     };
     let stage = served.value.unwrap_or(default);
     let takes_events = served.takes_events.unwrap_or_else(|| client.tracks_events());
+    let ratio_rule = client.check_ratio_on_wire();
     let own = move |host: &Host, served: &ServedEvaluation<V>| {
         let evaluation = match served.value {
             Some(value) => served.evaluation(value, default),
@@ -154,7 +161,7 @@ pub async fn migration_variation<V: HostValue>(
                 }
             }
         };
-        OpTracker::new(flag_key.clone(), context, evaluation)
+        OpTracker::new(flag_key.clone(), context, evaluation).with_check_ratio_on_wire(ratio_rule)
     };
     let tracking = match served.tracker.take() {
         Some(OfferedTracker::Usable(tracker)) => Tracking::External(tracker),

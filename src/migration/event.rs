@@ -128,6 +128,16 @@ impl<V: HostValue> MigrationOpEvent<V> {
     }
 }
 
+/// How a `consistent` measurement writes a check ratio of 1: left out (the wire format's
+/// default), or always written — LaunchDarkly's `trackMigration` drops a `consistent`
+/// measurement without a numeric `samplingRatio`, so its adapter asks for this.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CheckRatioOnWire {
+    #[default]
+    OmittedWhenOne,
+    Always,
+}
+
 /// The measurements an operation took, before they are laid out in wire order.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Measurements {
@@ -144,13 +154,19 @@ impl Measurements {
 
     /// The fixed wire order: invoked, consistent, latency_ms, error — each only when it applies.
     pub fn to_wire(&self, check_ratio: Ratio) -> Vec<Measurement> {
+        self.to_wire_as(check_ratio, CheckRatioOnWire::OmittedWhenOne)
+    }
+
+    /// [`Self::to_wire`], writing a check ratio of 1 as `rule` says.
+    pub fn to_wire_as(&self, check_ratio: Ratio, rule: CheckRatioOnWire) -> Vec<Measurement> {
         let mut out = Vec::with_capacity(4);
         let invoked = OriginFlags::from_pair(self.invoked);
         if invoked.any() {
             out.push(Measurement::Invoked { values: invoked });
         }
         if let Some(value) = self.consistent {
-            let sampling_ratio = (!check_ratio.is_one()).then_some(check_ratio);
+            let written = !check_ratio.is_one() || rule == CheckRatioOnWire::Always;
+            let sampling_ratio = written.then_some(check_ratio);
             out.push(Measurement::Consistent { value, sampling_ratio });
         }
         let [old, new] = self.latency;
@@ -218,6 +234,20 @@ mod tests {
         assert_eq!(
             measurements_json(&m.to_wire(Ratio(4.0))).to_serde(),
             json!([{"key":"invoked","values":{"old":true,"new":true}},{"key":"consistent","value":false,"samplingRatio":4}])
+        );
+    }
+
+    #[test]
+    fn a_check_ratio_of_one_is_written_when_the_client_asks() {
+        let m = Measurements { invoked: [true, true], consistent: Some(true), ..Default::default() };
+        assert_eq!(
+            measurements_json(&m.to_wire_as(Ratio(1.0), CheckRatioOnWire::Always)).to_serde(),
+            json!([{"key":"invoked","values":{"old":true,"new":true}},{"key":"consistent","value":true,"samplingRatio":1}])
+        );
+        let none = Measurements { invoked: [true, false], ..Default::default() };
+        assert_eq!(
+            measurements_json(&none.to_wire_as(Ratio(1.0), CheckRatioOnWire::Always)).to_serde(),
+            json!([{"key":"invoked","values":{"old":true}}])
         );
     }
 

@@ -15,12 +15,12 @@ use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::{json, Map, Value};
 
 use super::context::is_valid_context;
+use super::delegation::{OutgoingEvent, Tracking};
 use super::event::{measurements_json, Measurement, Measurements, Ratio};
 use super::histogram::Histogram;
+use super::op_tracker::{Evaluation, OpTracker};
 use super::stage::{Operation, Origin, Stage};
 use super::stats::{CallRecord, MigrationStats};
-use super::tracker::{Evaluation, OpTracker};
-use super::tracking::{OutgoingEvent, Tracking};
 use crate::host::Level;
 use crate::json::Json;
 use crate::testing::{FixedRandom, TestHost, TestValue};
@@ -545,7 +545,9 @@ impl TrackerModel {
         match step {
             Step::Op(op) => self.operation = Some(*op),
             Step::Invoked(o) => self.invoked[o.index()] = true,
-            Step::Latency(o, ms) => self.latency[o.index()] = Some(*ms),
+            // The tracker refuses (and does not record) a latency that is not finite and ≥ 0.
+            Step::Latency(o, ms) if ms.is_finite() && *ms >= 0.0 => self.latency[o.index()] = Some(*ms),
+            Step::Latency(..) => {}
             Step::Error(o) => self.error[o.index()] = true,
             Step::Check(answer) => {
                 if let (true, Ok(v)) = (samples_with_zero_random(check_ratio), answer) {
@@ -625,7 +627,10 @@ proptest! {
             match s {
                 Step::Op(op) => tracker.operation(*op),
                 Step::Invoked(o) => tracker.invoked(*o),
-                Step::Latency(o, ms) => tracker.latency(*o, *ms),
+                Step::Latency(o, ms) => {
+                    let refused = tracker.latency(*o, *ms).is_err();
+                    prop_assert_eq!(refused, !(ms.is_finite() && *ms >= 0.0), "latency {}", ms);
+                }
                 Step::Error(o) => tracker.error(*o),
                 Step::Check(answer) => {
                     let answer = answer.clone().map_err(TestValue::Text);

@@ -1,0 +1,106 @@
+//! `OpTracker` for JavaScript: arguments checked for their JavaScript type here, the rest by
+//! the core.
+
+use std::cell::RefCell;
+
+use js_sys::Function;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::client::served_from;
+use super::event::event_object;
+use super::host::js_host;
+use super::stage::stage_arg;
+use super::value::{flag_key_text, got};
+use crate::error::Error;
+use crate::host::Host;
+use crate::migration::{OpTracker, Operation, Origin};
+
+#[wasm_bindgen]
+pub struct WasmOpTracker {
+    inner: RefCell<OpTracker<JsValue>>,
+    host: Host,
+}
+
+impl WasmOpTracker {
+    /// A tracker over a core one (what `migrationVariation` hands out).
+    pub fn wrap(inner: OpTracker<JsValue>, host: Host) -> Self {
+        WasmOpTracker { inner: RefCell::new(inner), host }
+    }
+}
+
+fn origin_arg(value: &JsValue) -> Result<Origin, Error> {
+    value
+        .as_string()
+        .and_then(|s| Origin::parse(&s))
+        .ok_or_else(|| Error::Type(format!("origin must be 'old' or 'new', {}", got(value))))
+}
+
+#[wasm_bindgen]
+impl WasmOpTracker {
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        flag_key: JsValue,
+        context: JsValue,
+        evaluation: JsValue,
+        default_stage: JsValue,
+    ) -> Result<WasmOpTracker, JsValue> {
+        let flag_key = flag_key_text(&flag_key)?;
+        if !evaluation.is_object() {
+            return Err(Error::Type(format!("evaluation must be an object, {}", got(&evaluation))).into());
+        }
+        let default = stage_arg(&default_stage, "defaultStage")?;
+        let value = stage_arg(&super::value::get(&evaluation, "value"), "evaluation.value")?;
+        let evaluation = served_from(&evaluation).evaluation(value, default);
+        Ok(WasmOpTracker {
+            inner: RefCell::new(OpTracker::new(flag_key, context, evaluation)),
+            host: js_host(&JsValue::UNDEFINED)?,
+        })
+    }
+
+    pub fn operation(&self, op: JsValue) -> Result<(), JsValue> {
+        let op = op
+            .as_string()
+            .and_then(|s| Operation::parse(&s))
+            .ok_or_else(|| Error::Type(format!("operation must be 'read' or 'write', {}", got(&op))))?;
+        self.inner.borrow_mut().operation(op);
+        Ok(())
+    }
+
+    pub fn invoked(&self, origin: JsValue) -> Result<(), JsValue> {
+        let origin = origin_arg(&origin)?;
+        self.inner.borrow_mut().invoked(origin);
+        Ok(())
+    }
+
+    pub fn error(&self, origin: JsValue) -> Result<(), JsValue> {
+        let origin = origin_arg(&origin)?;
+        self.inner.borrow_mut().error(origin);
+        Ok(())
+    }
+
+    pub fn latency(&self, origin: JsValue, ms: JsValue) -> Result<(), JsValue> {
+        let origin = origin_arg(&origin)?;
+        let ms = ms.as_f64().ok_or_else(|| Error::Type(format!("latency: ms must be a number, {}", got(&ms))))?;
+        Ok(self.inner.borrow_mut().latency(origin, ms)?)
+    }
+
+    /// Runs `check` when the checkRatio sampler picks it. The tracker is not borrowed while
+    /// `check` runs, so it may call back into this tracker.
+    pub fn consistent(&self, check: JsValue) -> Result<(), JsValue> {
+        let check = check
+            .dyn_into::<Function>()
+            .map_err(|v| Error::Type(format!("consistent: check must be a function, {}", got(&v))))?;
+        if !self.inner.borrow().samples_check(&self.host) {
+            return Ok(());
+        }
+        let answer = check.call0(&JsValue::UNDEFINED).map(|v| v.is_truthy());
+        self.inner.borrow_mut().record_check(&self.host, answer);
+        Ok(())
+    }
+
+    pub fn build(&self) -> Result<JsValue, JsValue> {
+        let event = self.inner.borrow().build(self.host.clock.epoch_ms());
+        Ok(event_object(&event.map_err(Error::from)?))
+    }
+}

@@ -1,0 +1,4 @@
+//! Small utilities the rest of the crate leans on, none of them about migrations or segments.
+
+pub mod task;
+pub mod text;
