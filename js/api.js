@@ -82,6 +82,7 @@ function createApi(wasm) {
     ({ ANSWER_NOT_A_STAGE: NOT_A_STAGE, ANSWER_OBJECT, ANSWER_THREW: THREW, ANSWER_TAKES_EVENTS: TAKES_EVENTS,
       ANSWER_PENDING: PENDING, TRACKER_METHODS, HINT_NOT_A_STAGE, HINT_SAME_KEY, HINT_WRITE, HINT_SIGNAL } =
       wasm.protocol());
+    const [m0, m1, m2, m3, m4, m5] = TRACKER_METHODS;
     const settle = wasm.settlePromise;
     // The fields of an answer object, handed to answerFields(id, …); each property read in its own try.
     /** Index of the first of the six tracker methods that is not a function; -1: none. */
@@ -110,9 +111,15 @@ function createApi(wasm) {
       let missing = -1;
       if (tracker != null) {
         try {
-          for (let i = 0; i < TRACKER_METHODS.length && missing === -1; i++) {
-            if (typeof tracker[TRACKER_METHODS[i]] !== 'function') missing = i;
-          }
+          // Unrolled over the wasm's list: each read site always sees the same name.
+          missing =
+            typeof tracker[m0] !== 'function' ? 0
+            : typeof tracker[m1] !== 'function' ? 1
+            : typeof tracker[m2] !== 'function' ? 2
+            : typeof tracker[m3] !== 'function' ? 3
+            : typeof tracker[m4] !== 'function' ? 4
+            : typeof tracker[m5] !== 'function' ? 5
+            : -1;
         } catch {
           missing = firstMissing(tracker);
         }
@@ -193,7 +200,7 @@ function createApi(wasm) {
         return false; // not a failure(error) value
       }
     }
-    // Two origins started together, reported together (src/js/bridge.rs, callBoth): one state
+    // Two origins started together, reported together (src/js/origin.rs, callBoth): one state
     // object per pair, no arrays per outcome.
     class Pair {
       constructor(id, start) {

@@ -1,9 +1,13 @@
-//! Plain JSON data as the core owns it: a context or an evaluation reason read from the host,
-//! and the events and snapshots the core hands back. Objects keep their keys in the order they
-//! were written (the wire order of an event is fixed), and keys the core writes itself are
-//! `&'static str`, so that hosts can reuse one string per key.
+//! Plain JSON data read from the host: an evaluation reason (kept for cutover's own events) and,
+//! for hosts without a cheaper way, a context read for validation. Objects keep their keys in
+//! the order they were read. Its serde form is the data itself, so it goes out (in an event, to
+//! JavaScript through serde-wasm-bindgen) like any other serde field. What the core builds
+//! itself (events, statistics) is its own serde types, not this.
 
 use std::borrow::Cow;
+
+use serde::ser::{SerializeMap, Serializer};
+use serde::Serialize;
 
 /// An object key: one of the core's own names, or a name read from the host.
 pub type Key = Cow<'static, str>;
@@ -53,6 +57,26 @@ impl Json {
     }
 }
 
+/// Written as JavaScript would see it: integral numbers as integers, objects in key order.
+impl Serialize for Json {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Json::Null => serializer.serialize_unit(),
+            Json::Bool(b) => serializer.serialize_bool(*b),
+            Json::Number(n) => crate::util::number::serialize(n, serializer),
+            Json::String(s) => serializer.serialize_str(s),
+            Json::Array(items) => serializer.collect_seq(items),
+            Json::Object(entries) => {
+                let mut map = serializer.serialize_map(Some(entries.len()))?;
+                for (k, v) in entries {
+                    map.serialize_entry(k.as_ref(), v)?;
+                }
+                map.end()
+            }
+        }
+    }
+}
+
 impl From<bool> for Json {
     fn from(b: bool) -> Self {
         Json::Bool(b)
@@ -93,6 +117,25 @@ impl From<Vec<Json>> for Json {
     fn from(items: Vec<Json>) -> Self {
         Json::Array(items)
     }
+}
+
+/// A test value's serde form: its plain data, or `null` for an opaque text (as a host value
+/// that is not plain data reads).
+#[cfg(test)]
+impl Serialize for crate::testing::TestValue {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            crate::testing::TestValue::Json(v) => v.serialize(serializer),
+            crate::testing::TestValue::Text(_) => serializer.serialize_unit(),
+        }
+    }
+}
+
+/// The serde form of `value` as `serde_json` data, numbers as JavaScript has them (integral
+/// ones as integers), to compare with `json!`.
+#[cfg(test)]
+pub fn wire<T: Serialize + ?Sized>(value: &T) -> serde_json::Value {
+    Json::from_serde(&serde_json::to_value(value).unwrap()).to_serde()
 }
 
 #[cfg(test)]

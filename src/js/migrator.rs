@@ -1,12 +1,13 @@
 //! `Migrator` for JavaScript: one export runs a read or a write and settles the facade's promise.
 
+use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::bridge::{with, Bridge};
 use super::signal::{abort_future, AbortSignal};
 use super::stage::stage_at;
-use super::value::{get, got, intern, op_flag_key, string_of, to_js};
+use super::value::{get, got, intern, op_flag_key, string_of};
 use crate::error::Error;
 use crate::migration::{AbortFuture, DefaultStage, Migrator, Operation, OperationRequest, OperationResult, Outcome};
 
@@ -151,8 +152,9 @@ impl WasmMigrator {
         });
     }
 
+    /// The statistics as plain data (`null` for a latency not measured yet, plain objects).
     pub fn stats(&self) -> Result<JsValue, JsValue> {
-        Ok(to_js(&self.inner.stats().to_json()))
+        Ok(self.inner.stats().serialize(&serde_wasm_bindgen::Serializer::json_compatible())?)
     }
 
     #[wasm_bindgen(js_name = resetStats)]

@@ -143,27 +143,6 @@ pub fn own_keys(target: &JsValue) -> Option<Array> {
     object_keys(target).ok()
 }
 
-/// Plain data as a JavaScript value: objects are fresh plain objects with the keys in order.
-pub fn to_js(value: &Json) -> JsValue {
-    match value {
-        Json::Null => JsValue::NULL,
-        Json::Bool(b) => JsValue::from_bool(*b),
-        Json::Number(n) => JsValue::from_f64(*n),
-        Json::String(s) => JsValue::from_str(s),
-        Json::Array(items) => items.iter().map(to_js).collect::<Array>().into(),
-        Json::Object(entries) => {
-            let object = Object::new();
-            for (key, item) in entries {
-                let _ = match key {
-                    std::borrow::Cow::Borrowed(name) => Reflect::set(&object, intern(name), &to_js(item)),
-                    std::borrow::Cow::Owned(name) => Reflect::set(&object, &JsValue::from_str(name), &to_js(item)),
-                };
-            }
-            object.into()
-        }
-    }
-}
-
 type Interned = ((usize, usize), &'static JsValue);
 
 /// Slots of the direct-mapped table in front of the sorted list of interned strings.

@@ -272,7 +272,7 @@ mod tests {
         t.latency(Origin::New, 1.5).unwrap();
         let event = t.build(1_700_000_000_123.7).unwrap();
         assert_eq!(
-            event.to_json().to_serde(),
+            crate::json::wire(&event),
             json!({"kind":"migration_op","creationDate":1700000000123_u64,"operation":"write",
                 "context":{"kind":"user","key":"u1"},
                 "evaluation":{"key":"mig","value":"live","default":"off","reason":{"kind":"RULE_MATCH","ruleIndex":0},"variation":3,"version":9},

@@ -16,13 +16,13 @@ use serde_json::{json, Map, Value};
 
 use super::context::is_valid_context;
 use super::delegation::{OutgoingEvent, Tracking};
-use super::event::{measurements_json, Measurement, Measurements, Ratio};
+use super::event::{Measurement, Measurements, Ratio};
 use super::histogram::Histogram;
 use super::op_tracker::{Evaluation, OpTracker};
 use super::stage::{Operation, Origin, Stage};
 use super::stats::{CallRecord, MigrationStats};
 use crate::host::Level;
-use crate::json::Json;
+use crate::json::{wire as wire_of, Json};
 use crate::testing::{FixedRandom, TestHost, TestValue};
 
 // ---------------------------------------------------------------------------------------------
@@ -433,17 +433,17 @@ proptest! {
     fn measurements_serialize_in_wire_order(m in arb_measurements(), check_ratio in ratio()) {
         let wire = m.to_wire(Ratio(check_ratio));
         let expected = model_wire(m.invoked, m.latency, m.error, m.consistent, check_ratio);
-        prop_assert_eq!(measurements_json(&wire).to_serde(), expected.clone());
+        prop_assert_eq!(wire_of(&wire), expected.clone());
         // The text is valid JSON (no NaN or Infinity literals) and says the same.
-        let text = measurements_json(&wire).to_text();
+        let text = serde_json::to_string(&wire).unwrap();
         let reread: Value = serde_json::from_str(&text).unwrap();
         prop_assert!(json_close(&reread, &expected), "{} vs {}", reread, expected);
         // Within each measurement, `key` comes first, then the fields in declaration order,
         // and `old` before `new`.
         for item in &wire {
-            let text = item.to_json().to_text();
+            let text = serde_json::to_string(item).unwrap();
             let keys = ordered_keys(&text);
-            let value = item.to_json().to_serde();
+            let value = wire_of(item);
             let expected_keys: Vec<&str> = match value["key"].as_str().unwrap() {
                 "consistent" if value.get("samplingRatio").is_some() => vec!["key", "value", "samplingRatio"],
                 "consistent" => vec!["key", "value"],
@@ -459,7 +459,7 @@ proptest! {
     #[test]
     fn ratios_serialize_as_numbers_and_never_panic(r in junk_f64()) {
         let consistent = Measurement::Consistent { value: true, sampling_ratio: Some(Ratio(r)) };
-        let text = consistent.to_json().get("samplingRatio").unwrap().to_text();
+        let text = serde_json::to_value(&consistent).unwrap()["samplingRatio"].to_string();
         let reread: Value = serde_json::from_str(&text).unwrap();
         prop_assert!(json_close(&reread, &ratio_json(r)), "{} vs {}", reread, ratio_json(r));
         prop_assert_eq!(Ratio(r).is_one(), r == 1.0);
@@ -648,7 +648,7 @@ proptest! {
             (Some(want), Ok(event)) => return Err(TestCaseError::fail(format!("expected {want:?}, got {event:?}"))),
             (None, Err(got)) => return Err(TestCaseError::fail(format!("expected an event, got {got}"))),
             (None, Ok(event)) => {
-                let value = event.to_json().to_serde();
+                let value = wire_of(&event);
                 let TestValue::Json(context_json) = &context else { unreachable!() };
                 let mut evaluation = json!({"key": key, "value": eval.value.as_str(), "default": eval.default.as_str()});
                 if let Some(reason) = &eval.reason {
@@ -672,7 +672,7 @@ proptest! {
                     expected["samplingRatio"] = ratio_json(eval.sampling_ratio);
                 }
                 prop_assert_eq!(value, expected.clone());
-                let text = event.to_json().to_text();
+                let text = serde_json::to_string(&event).unwrap();
                 let reread: Value = serde_json::from_str(&text).unwrap();
                 prop_assert!(json_close(&reread, &expected), "{} vs {}", reread, expected);
                 let mut top = vec!["kind", "creationDate", "operation", "context", "evaluation"];
@@ -876,7 +876,7 @@ proptest! {
                 }
             }
         }
-        let snapshot = stats.snapshot().to_json().to_serde();
+        let snapshot = serde_json::to_value(stats.snapshot()).unwrap();
         for (op, name) in [(0, "read"), (1, "write")] {
             let s = &snapshot[name];
             prop_assert_eq!(&s["count"], &json!(completed[op].iter().sum::<u64>()));
