@@ -8,13 +8,7 @@
 
 use std::cell::RefCell;
 
-use js_sys::{Array, Object};
 use wasm_bindgen::prelude::*;
-
-use super::client::{ANSWER_NOT_A_STAGE, ANSWER_OBJECT, ANSWER_PENDING, ANSWER_TAKES_EVENTS, ANSWER_THREW};
-use super::delegation::TRACKER_METHODS;
-use super::migrator::{HINT_NOT_A_STAGE, HINT_SAME_KEY, HINT_SIGNAL, HINT_WRITE};
-use super::value::{intern, set};
 
 #[wasm_bindgen]
 extern "C" {
@@ -111,11 +105,6 @@ pub fn take_error() -> JsValue {
     with(Bridge::take_error).unwrap_or(JsValue::UNDEFINED)
 }
 
-/// The errors a bridge call kept as a list.
-pub fn take_error_list() -> Vec<JsValue> {
-    super::value::array_items(&take_error()).unwrap_or_default()
-}
-
 /// What validation reads of a context.
 pub fn context_facts(context: &JsValue) -> JsValue {
     with(|b| b.context_facts(context)).unwrap_or(JsValue::UNDEFINED)
@@ -149,25 +138,4 @@ pub fn required() -> Result<(), JsValue> {
     } else {
         Err(js_sys::TypeError::new("cutover's wasm bindings are used through the package's entry points").into())
     }
-}
-
-/// The numbers the facade and the bindings share, defined once here in the bindings (answer
-/// codes in client.rs, operation hints in migrator.rs, tracker method numbers in
-/// delegation.rs). The facade reads them once, when it installs the bridge.
-#[wasm_bindgen]
-pub fn protocol() -> Object {
-    let out = Object::new();
-    let number = |key: &'static str, n: f64| set(&out, key, &JsValue::from_f64(n));
-    number("ANSWER_NOT_A_STAGE", f64::from(ANSWER_NOT_A_STAGE));
-    number("ANSWER_OBJECT", f64::from(ANSWER_OBJECT));
-    number("ANSWER_THREW", f64::from(ANSWER_THREW));
-    number("ANSWER_TAKES_EVENTS", f64::from(ANSWER_TAKES_EVENTS));
-    number("ANSWER_PENDING", f64::from(ANSWER_PENDING));
-    number("HINT_NOT_A_STAGE", f64::from(HINT_NOT_A_STAGE));
-    number("HINT_SAME_KEY", f64::from(HINT_SAME_KEY));
-    number("HINT_WRITE", f64::from(HINT_WRITE));
-    number("HINT_SIGNAL", f64::from(HINT_SIGNAL));
-    let methods: Array = TRACKER_METHODS.iter().map(|m| intern(m)).collect();
-    set(&out, "TRACKER_METHODS", &methods);
-    out
 }

@@ -1,29 +1,24 @@
-//! A JavaScript flag client as the core's `MigrationClient`, and the exported
-//! `migrationVariation`.
+//! A JavaScript flag client as the core's `MigrationClient`.
 //!
 //! The client is held as the caller's object alone: every method is looked up on it when it is
 //! called (a stub installed after `build()` takes effect on the next operation), by the bridge,
 //! in the same call that invokes it.
 
 use std::cell::RefCell;
-use std::rc::Rc;
 
 use futures::FutureExt;
-use js_sys::{Function, Object};
 use wasm_bindgen::prelude::*;
 
 use super::bridge::{self, with, Bridge};
 use super::delegation::{JsExternalTracker, TRACKER_METHODS};
 use super::event::send_own_event;
-use super::host::js_host;
-use super::op_tracker::WasmOpTracker;
-use super::promise::{complete, Wait};
-use super::stage::{default_stage as parse_default_stage, stage_at};
-use super::value::{finite_f64, flag_key_js, flag_key_text, got, integer_f64, intern, method, set};
+use super::promise::Wait;
+use super::stage::stage_at;
+use super::value::{finite_f64, flag_key_js, got, integer_f64, intern, method};
 use crate::error::Error;
-use crate::migration::client::{migration_variation as evaluate, Asked};
+use crate::migration::client::Asked;
 use crate::migration::event::CheckRatioOnWire;
-use crate::migration::{MigrationClient, OfferedTracker, OutgoingEvent, ServedEvaluation, Stage, Tracking};
+use crate::migration::{MigrationClient, OfferedTracker, OutgoingEvent, ServedEvaluation, Stage};
 
 #[wasm_bindgen]
 extern "C" {
@@ -222,41 +217,4 @@ impl MigrationClient<JsValue> for JsClient {
     fn check_ratio_on_wire(&self) -> CheckRatioOnWire {
         self.check_ratio_on_wire
     }
-}
-
-/// `migrationVariation(client, flagKey, context, defaultStage)` → `{stage, tracker}`, where the
-/// tracker is a `WasmOpTracker` or the flag system's own tracker object.
-/// Reports to `resolve`/`reject` (the facade's promise executor).
-#[wasm_bindgen(js_name = migrationVariation)]
-pub fn migration_variation(
-    client: JsValue,
-    flag_key: JsValue,
-    context: JsValue,
-    default_stage: JsValue,
-    resolve: Function,
-    reject: Function,
-) {
-    let setup = (|| {
-        let client: Rc<JsClient> = Rc::new(JsClient::from_js(&client)?);
-        let flag_key = flag_key_text(&flag_key)?;
-        Ok::<_, JsValue>((client, flag_key, js_host(&JsValue::UNDEFINED)?))
-    })();
-    let default = parse_default_stage(&default_stage);
-    complete(
-        async move {
-            let (client, flag_key, host) = setup?;
-            let evaluated = evaluate(client, &host, &flag_key, context, &default).await;
-            let (stage, tracking) = (evaluated.stage, evaluated.tracking);
-            let tracker: JsValue = match tracking {
-                Tracking::Own(inner) => WasmOpTracker::wrap(inner, host).into(),
-                Tracking::External(t) => t.handle(),
-            };
-            let out = Object::new();
-            set(&out, "stage", intern(stage.as_str()));
-            set(&out, "tracker", &tracker);
-            Ok(out.into())
-        },
-        resolve,
-        reject,
-    );
 }

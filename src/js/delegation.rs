@@ -6,7 +6,7 @@ use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 
 use super::bridge::{self, with, Bridge};
-use super::value::intern;
+use super::value::{array_items, intern};
 use crate::migration::{ExternalTracker, Operation, Origin};
 
 #[wasm_bindgen]
@@ -98,7 +98,7 @@ impl ExternalTracker<JsValue> for JsExternalTracker {
             return Vec::new();
         }
         // What threw, in method order, as the bridge kept it.
-        let mut thrown = bridge::take_error_list().into_iter();
+        let mut thrown = array_items(&bridge::take_error()).unwrap_or_default().into_iter();
         [(1, "invoked"), (2, "latency"), (4, "error")]
             .into_iter()
             .filter(|(bit, _)| mask & bit != 0)

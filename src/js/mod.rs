@@ -13,6 +13,7 @@ mod migrator;
 mod op_tracker;
 mod origin;
 mod promise;
+mod protocol;
 mod redis;
 mod segments;
 mod signal;

@@ -1,20 +1,23 @@
-//! `OpTracker` for JavaScript: arguments checked for their JavaScript type here, the rest by
-//! the core.
+//! `OpTracker` for JavaScript (arguments checked for their JavaScript type here, the rest by
+//! the core), and the exported `migrationVariation`, which hands one out.
 
 use std::cell::RefCell;
+use std::rc::Rc;
 
-use js_sys::Function;
+use js_sys::{Function, Object};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::client::served_from;
+use super::client::{served_from, JsClient};
 use super::event::event_object;
 use super::host::js_host;
-use super::stage::stage_arg;
-use super::value::{flag_key_text, got};
+use super::promise::complete;
+use super::stage::{default_stage as parse_default_stage, stage_arg};
+use super::value::{flag_key_text, got, intern, set};
 use crate::error::Error;
 use crate::host::Host;
-use crate::migration::{OpTracker, Operation, Origin};
+use crate::migration::client::migration_variation as evaluate;
+use crate::migration::{OpTracker, Operation, Origin, Tracking};
 
 #[wasm_bindgen]
 pub struct WasmOpTracker {
@@ -103,4 +106,41 @@ impl WasmOpTracker {
         let event = self.inner.borrow().build(self.host.clock.epoch_ms());
         Ok(event_object(&event.map_err(Error::from)?))
     }
+}
+
+/// `migrationVariation(client, flagKey, context, defaultStage)` → `{stage, tracker}`, where the
+/// tracker is a `WasmOpTracker` or the flag system's own tracker object.
+/// Reports to `resolve`/`reject` (the facade's promise executor).
+#[wasm_bindgen(js_name = migrationVariation)]
+pub fn migration_variation(
+    client: JsValue,
+    flag_key: JsValue,
+    context: JsValue,
+    default_stage: JsValue,
+    resolve: Function,
+    reject: Function,
+) {
+    let setup = (|| {
+        let client: Rc<JsClient> = Rc::new(JsClient::from_js(&client)?);
+        let flag_key = flag_key_text(&flag_key)?;
+        Ok::<_, JsValue>((client, flag_key, js_host(&JsValue::UNDEFINED)?))
+    })();
+    let default = parse_default_stage(&default_stage);
+    complete(
+        async move {
+            let (client, flag_key, host) = setup?;
+            let evaluated = evaluate(client, &host, &flag_key, context, &default).await;
+            let (stage, tracking) = (evaluated.stage, evaluated.tracking);
+            let tracker: JsValue = match tracking {
+                Tracking::Own(inner) => WasmOpTracker::wrap(inner, host).into(),
+                Tracking::External(t) => t.handle(),
+            };
+            let out = Object::new();
+            set(&out, "stage", intern(stage.as_str()));
+            set(&out, "tracker", &tracker);
+            Ok(out.into())
+        },
+        resolve,
+        reject,
+    );
 }
