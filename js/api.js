@@ -16,14 +16,12 @@ function createApi(wasm) {
   // Installed on first use, because with the web entry the wasm is initialised after this module
   // has loaded.
   let bridged = false;
-  const TRACKER_METHODS = ['op', 'invoked', 'latency', 'error', 'consistency', 'createEvent'];
   const FAILURE = Symbol.for('cutover.failure');
-  // askClient codes (src/js/bridge.rs): 0–5 a stage, then these; TAKES_EVENTS is added.
-  const NOT_A_STAGE = 6;
-  const ANSWER_OBJECT = 7;
-  const THREW = 8;
-  const TAKES_EVENTS = 16;
-  const PENDING = -1;
+  // The numbers the facade shares with the wasm, read from it once in bridge() (src/js/bridge.rs,
+  // protocol): answer codes (0–5 a stage, then these; TAKES_EVENTS is added), operation hints,
+  // the tracker methods by number.
+  let NOT_A_STAGE, ANSWER_OBJECT, THREW, TAKES_EVENTS, PENDING, TRACKER_METHODS;
+  let HINT_NOT_A_STAGE, HINT_SAME_KEY, HINT_WRITE, HINT_SIGNAL;
   /** `target[key]`, or undefined when reading it throws. */
   function read(target, key) {
     try {
@@ -81,6 +79,10 @@ function createApi(wasm) {
         : Date.now;
     const stageIndex = new Map(wasm.stageNames().map((name, i) => [name, i]));
     stageIndexOf = stageIndex;
+    ({ ANSWER_NOT_A_STAGE: NOT_A_STAGE, ANSWER_OBJECT, ANSWER_THREW: THREW, ANSWER_TAKES_EVENTS: TAKES_EVENTS,
+      ANSWER_PENDING: PENDING, TRACKER_METHODS, HINT_NOT_A_STAGE, HINT_SAME_KEY, HINT_WRITE, HINT_SIGNAL } =
+      wasm.protocol());
+    const [m0, m1, m2, m3, m4, m5] = TRACKER_METHODS;
     const settle = wasm.settlePromise;
     // The fields of an answer object, handed to answerFields(id, …); each property read in its own try.
     /** Index of the first of the six tracker methods that is not a function; -1: none. */
@@ -109,13 +111,14 @@ function createApi(wasm) {
       let missing = -1;
       if (tracker != null) {
         try {
+          // Unrolled over the wasm's list: each read site always sees the same name.
           missing =
-            typeof tracker.op !== 'function' ? 0
-            : typeof tracker.invoked !== 'function' ? 1
-            : typeof tracker.latency !== 'function' ? 2
-            : typeof tracker.error !== 'function' ? 3
-            : typeof tracker.consistency !== 'function' ? 4
-            : typeof tracker.createEvent !== 'function' ? 5
+            typeof tracker[m0] !== 'function' ? 0
+            : typeof tracker[m1] !== 'function' ? 1
+            : typeof tracker[m2] !== 'function' ? 2
+            : typeof tracker[m3] !== 'function' ? 3
+            : typeof tracker[m4] !== 'function' ? 4
+            : typeof tracker[m5] !== 'function' ? 5
             : -1;
         } catch {
           missing = firstMissing(tracker);
@@ -197,7 +200,7 @@ function createApi(wasm) {
         return false; // not a failure(error) value
       }
     }
-    // Two origins started together, reported together (src/js/bridge.rs, callBoth): one state
+    // Two origins started together, reported together (src/js/origin.rs, callBoth): one state
     // object per pair, no arrays per outcome.
     class Pair {
       constructor(id, start) {
@@ -227,7 +230,7 @@ function createApi(wasm) {
           this.ms0 = ms;
         }
         if (--this.pending === 0) {
-          wasm.settleBoth(this.id, this.ok0, this.value0, this.ms0, this.ok1, this.value1, this.ms1);
+          wasm.settleBoth(this.id, (this.ok0 ? 1 : 0) | (this.ok1 ? 2 : 0), this.value0, this.ms0, this.value1, this.ms1);
         }
       }
       run(fn, second, payload, signal) {
@@ -468,16 +471,32 @@ function createApi(wasm) {
         }
         return listener.fired === true;
       },
-      resolveRead(resolve, origin, success, payload) {
-        resolve(success ? { origin, success, value: payload } : { origin, success, error: payload });
+      resolveRead(pending, origin, success, payload) {
+        pending.resolve(success ? { origin, success, value: payload } : { origin, success, error: payload });
       },
-      resolveWrite(resolve, origin, success, payload, hasSecond, origin2, success2, payload2) {
+      resolveWrite(pending, origin, success, payload, hasSecond, origin2, success2, payload2) {
         const authoritative = success ? { origin, success, value: payload } : { origin, success, error: payload };
-        if (!hasSecond) return resolve({ authoritative });
+        if (!hasSecond) return pending.resolve({ authoritative });
         const nonAuthoritative = success2
           ? { origin: origin2, success: success2, value: payload2 }
           : { origin: origin2, success: success2, error: payload2 };
-        resolve({ authoritative, nonAuthoritative });
+        pending.resolve({ authoritative, nonAuthoritative });
+      },
+      rejectPending(pending, error) {
+        pending.reject(error);
+      },
+      // The caller's signal when it is an AbortSignal whose state can be read, else undefined.
+      signalOf(pending) {
+        const signal = pending.signal;
+        try {
+          if (signal instanceof AbortSignal) {
+            void signal.aborted;
+            return signal;
+          }
+        } catch {
+          // a proxy or subclass whose checks throw: not a usable signal
+        }
+        return undefined;
       },
     });
     bridged = true;
@@ -522,15 +541,24 @@ function createApi(wasm) {
     return signal;
   }
 
-  // What the wasm need not ask about an operation's arguments (src/js/migration.rs, hints): the
-  // default stage's index (7: not a stage) and whether the flag key is the very string the
-  // previous operation passed.
+  // What the wasm need not ask about an operation's arguments (src/js/migrator.rs, HINT_*): the
+  // default stage's index, whether the flag key is the very string the previous operation
+  // passed, and whether there is a signal.
   let lastFlagKey;
   let stageIndexOf;
-  function hints(flagKey, defaultStage) {
-    const same = typeof flagKey === 'string' && flagKey === lastFlagKey ? 8 : 0;
+  function hints(flagKey, defaultStage, signal) {
+    const same = typeof flagKey === 'string' && flagKey === lastFlagKey ? HINT_SAME_KEY : 0;
     if (typeof flagKey === 'string') lastFlagKey = flagKey;
-    return (stageIndexOf.get(defaultStage) ?? 7) | same;
+    return (stageIndexOf.get(defaultStage) ?? HINT_NOT_A_STAGE) | same | (signal === undefined ? 0 : HINT_SIGNAL);
+  }
+
+  /** An operation's caller side, handed to the wasm as one argument (src/js/migrator.rs, run). */
+  class Pending {
+    constructor(resolve, reject, signal) {
+      this.resolve = resolve;
+      this.reject = reject;
+      this.signal = signal;
+    }
   }
 
   class Migrator {
@@ -540,15 +568,16 @@ function createApi(wasm) {
       this.#inner = inner;
     }
     read(flagKey, context, defaultStage, payload, options) {
-      return new Promise((resolve, reject) => {
-        const signal = signalOf(options); // before hints(): a throw here must not move lastFlagKey
-        this.#inner.read(flagKey, hints(flagKey, defaultStage), context, defaultStage, payload, signal, resolve, reject);
-      });
+      return this.#run(0, flagKey, context, defaultStage, payload, options);
     }
     write(flagKey, context, defaultStage, payload, options) {
+      return this.#run(HINT_WRITE, flagKey, context, defaultStage, payload, options);
+    }
+    #run(operation, flagKey, context, defaultStage, payload, options) {
       return new Promise((resolve, reject) => {
-        const signal = signalOf(options);
-        this.#inner.write(flagKey, hints(flagKey, defaultStage), context, defaultStage, payload, signal, resolve, reject);
+        const signal = signalOf(options); // before hints(): a throw here must not move lastFlagKey
+        const hinted = hints(flagKey, defaultStage, signal) | operation;
+        this.#inner.run(flagKey, hinted, context, defaultStage, payload, new Pending(resolve, reject, signal));
       });
     }
     stats() {
@@ -564,7 +593,7 @@ function createApi(wasm) {
     constructor(client, builderOptions) {
       const { logger } = options(builderOptions, 'options');
       bridge();
-      this.#inner = new wasm.WasmMigratorBuilder(client, logger);
+      this.#inner = new wasm.WasmMigratorBuilder(client, logger, launchDarklyAdapters.has(client));
     }
     readExecutionOrder(order) {
       this.#inner.readExecutionOrder(order);
@@ -650,23 +679,10 @@ function createApi(wasm) {
     return Object.freeze({ migrationVariation: () => served });
   }
 
-  // LaunchDarkly's trackMigration drops a `consistent` measurement without a numeric samplingRatio.
-  function withConsistentRatio(event) {
-    const measurements = event && event.measurements;
-    if (!Array.isArray(measurements)) return event;
-    let needs = false;
-    for (let i = 0; i < measurements.length && !needs; i++) {
-      const m = measurements[i];
-      needs = Boolean(m) && m.key === 'consistent' && typeof m.samplingRatio !== 'number';
-    }
-    if (!needs) return event;
-    return {
-      ...event,
-      measurements: measurements.map((m) =>
-        m && m.key === 'consistent' && typeof m.samplingRatio !== 'number' ? { ...m, samplingRatio: 1 } : m,
-      ),
-    };
-  }
+  // The adapters launchDarklyClient made: migrators over one write every check ratio in their
+  // events, 1 too (LaunchDarkly's trackMigration drops a `consistent` measurement without a
+  // numeric samplingRatio; the rule is the core's, CheckRatioOnWire).
+  const launchDarklyAdapters = new WeakSet();
 
   /** Adapts a LaunchDarkly server SDK client (`migrationVariation`, `trackMigration`). */
   function launchDarklyClient(ldClient) {
@@ -675,11 +691,13 @@ function createApi(wasm) {
         throw new TypeError(`launchDarklyClient: ldClient must have a ${name} method, ${describe(ldClient)}`);
       }
     }
-    return Object.freeze({
+    const adapter = Object.freeze({
       migrationVariation: (flagKey, context, defaultStage) =>
         ldClient.migrationVariation(flagKey, context, defaultStage),
-      trackMigrationOp: (event) => ldClient.trackMigration(withConsistentRatio(event)),
+      trackMigrationOp: (event) => ldClient.trackMigration(event),
     });
+    launchDarklyAdapters.add(adapter);
+    return adapter;
   }
 
   class BigSegmentStoreStatusProvider {

@@ -70,19 +70,15 @@ pub trait Spawn {
 }
 
 /// A value owned by the host (a JavaScript value in the bindings) that the core passes along
-/// without looking inside, except to describe it in a log line or read it as plain data.
+/// without looking inside, except to describe it in a log line or read a context's facts.
 pub trait HostValue: Clone + 'static {
     /// A short human-readable form, for log lines.
     fn describe(&self) -> String;
-    /// The value as plain data, when it is plain data (evaluation reasons in events).
-    fn to_json(&self) -> Option<crate::json::Json>;
-    /// What context validation needs of this value read as a context. Hosts whose values are
-    /// the caller's objects read only those facts (the default reads the value as plain data).
+    /// What context validation needs of this value read as a context: only its `kind` and
+    /// `key` (and a multi-kind context's attribute names and nested keys), never a copy. The
+    /// default is for values never read as contexts (errors): not an object.
     fn context_facts(&self) -> crate::migration::context::ContextFacts {
-        match self.to_json() {
-            Some(json) => crate::migration::context::ContextFacts::of_json(&json),
-            None => crate::migration::context::ContextFacts::NotAnObject,
-        }
+        crate::migration::context::ContextFacts::NotAnObject
     }
 }
 

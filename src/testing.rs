@@ -169,7 +169,7 @@ impl TestHost {
             clock: clock.clone(),
             sleep: clock.clone(),
             // Reproducible sampling and coin flips: the crate's generator with a fixed seed.
-            random: Rc::new(crate::random::Xorshift64Star::with_seed(seed)),
+            random: Rc::new(crate::util::random::Xorshift64Star::with_seed(seed)),
             logger: logger.clone(),
             spawn: Rc::new(PoolSpawner(pool.spawner())),
         };
@@ -230,10 +230,27 @@ impl crate::host::HostValue for TestValue {
             TestValue::Text(s) => s.clone(),
         }
     }
-    fn to_json(&self) -> Option<crate::json::Json> {
+    fn context_facts(&self) -> crate::migration::context::ContextFacts {
         match self {
-            TestValue::Json(v) => Some(crate::json::Json::from_serde(v)),
-            TestValue::Text(_) => None,
+            TestValue::Json(v) => crate::migration::context::ContextFacts::of_json(v),
+            TestValue::Text(_) => crate::migration::context::ContextFacts::NotAnObject,
         }
     }
+}
+
+/// A test value's serde form: its plain data, or `null` for an opaque text (as a host value
+/// that is not plain data reads).
+impl serde::Serialize for TestValue {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            TestValue::Json(v) => v.serialize(serializer),
+            TestValue::Text(_) => serializer.serialize_unit(),
+        }
+    }
+}
+
+/// The serde form of `value` as `serde_json` data, to compare with `json!` (the core's numbers
+/// are written as JavaScript has them: see `util::number`).
+pub fn wire<T: serde::Serialize + ?Sized>(value: &T) -> serde_json::Value {
+    serde_json::to_value(value).unwrap()
 }

@@ -1,33 +1,84 @@
-//! A JavaScript `MigrationClient` and a flag system's own tracker as core trait objects.
+//! A JavaScript flag client as the core's `MigrationClient`.
 //!
-//! Both hold only the caller's object: every method is looked up on it when it is called (a stub
-//! installed after `build()` takes effect on the next operation), by the bridge, in the same
-//! call that invokes it.
+//! The client is held as the caller's object alone: every method is looked up on it when it is
+//! called (a stub installed after `build()` takes effect on the next operation), by the bridge,
+//! in the same call that invokes it.
 
 use std::cell::RefCell;
 
 use futures::FutureExt;
 use wasm_bindgen::prelude::*;
 
-use super::bridge::{self, ANSWER_NOT_A_STAGE, ANSWER_OBJECT, ANSWER_PENDING, ANSWER_TAKES_EVENTS, ANSWER_THREW};
+use super::bridge::{self, with, Bridge};
+use super::delegation::{JsExternalTracker, TRACKER_METHODS};
 use super::event::send_own_event;
 use super::promise::Wait;
-use super::value::{finite_f64, flag_key_js, got, integer_f64, intern, method, type_error};
+use super::stage::stage_at;
+use super::value::{finite_f64, flag_key_js, got, integer_f64, intern, method};
+use crate::error::Error;
 use crate::migration::client::Asked;
-use crate::migration::{
-    ExternalTracker, MigrationClient, OfferedTracker, Operation, Origin, OutgoingEvent, ServedEvaluation, Stage,
-};
+use crate::migration::event::CheckRatioOnWire;
+use crate::migration::{MigrationClient, OfferedTracker, OutgoingEvent, ServedEvaluation, Stage};
+
+#[wasm_bindgen]
+extern "C" {
+    /// `client.migrationVariation(flagKey, context, defaultStage)`, the method looked up now. The
+    /// answer is classified by the `ANSWER_*` codes (an object answer's fields are handed to
+    /// `answerFields(id, …)` first); a promise answer returns `ANSWER_PENDING` and later reports
+    /// its code as `settlePromise(id, ok, reason, code)`. A throw returns `ANSWER_THREW` with the
+    /// error kept for `takeError`.
+    #[wasm_bindgen(method, js_name = askClient)]
+    fn ask_client(
+        this: &Bridge,
+        client: &JsValue,
+        flag_key: &JsValue,
+        context: &JsValue,
+        default: &JsValue,
+        id: u32,
+    ) -> i32;
+
+    /// Classifies an evaluation object the caller built as `askClient` classifies an answer
+    /// (its fields handed to `answerFields(id, …)`).
+    #[wasm_bindgen(method, js_name = readAnswer)]
+    fn read_answer(this: &Bridge, answer: &JsValue, id: u32) -> i32;
+
+    /// `client.trackMigrationOp(event)` (the event `createEvent` kept when `event` is
+    /// undefined), looked up now: 0 sent, 1 it threw (kept for `takeError`), 2 the client has
+    /// no such method now.
+    #[wasm_bindgen(method, js_name = sendEvent)]
+    fn send_event(this: &Bridge, client: &JsValue, event: &JsValue) -> i32;
+}
+
+/// How the bridge classifies a flag client's answer (`askClient`, `readAnswer`): 0–5 a stage
+/// (its index in `Stage::ALL`), or one of these; `ANSWER_TAKES_EVENTS` is added when the client
+/// had a `trackMigrationOp` method when it was asked. The facade reads them from
+/// `protocol()` (bridge.rs) once.
+pub const ANSWER_NOT_A_STAGE: i32 = 6;
+pub const ANSWER_OBJECT: i32 = 7;
+pub const ANSWER_THREW: i32 = 8;
+pub const ANSWER_TAKES_EVENTS: i32 = 16;
+/// The answer is a promise: its code arrives through the slot.
+pub const ANSWER_PENDING: i32 = -1;
 
 pub struct JsClient {
     target: JsValue,
+    check_ratio_on_wire: CheckRatioOnWire,
 }
 
 impl JsClient {
-    pub fn from_js(client: &JsValue) -> Result<Self, JsValue> {
+    pub fn from_js(client: &JsValue) -> Result<Self, Error> {
         method(client, "migrationVariation").ok_or_else(|| {
-            type_error(&format!("client must be an object with a migrationVariation method, {}", got(client)))
+            Error::Type(format!("client must be an object with a migrationVariation method, {}", got(client)))
         })?;
-        Ok(JsClient { target: client.clone() })
+        Ok(JsClient { target: client.clone(), check_ratio_on_wire: CheckRatioOnWire::OmittedWhenOne })
+    }
+
+    /// This client, asking for every check ratio in its events when `always`.
+    pub fn with_check_ratio_always(mut self, always: bool) -> Self {
+        if always {
+            self.check_ratio_on_wire = CheckRatioOnWire::Always;
+        }
+        self
     }
 }
 
@@ -87,13 +138,6 @@ fn take_fields(id: u32) -> Option<AnswerFields> {
     })
 }
 
-/// The tracker methods, in the order the bridge's `TRACKER_METHODS` lists them.
-const TRACKER_METHODS: [&str; 6] = ["op", "invoked", "latency", "error", "consistency", "createEvent"];
-
-fn stage_at(index: i32) -> Option<Stage> {
-    usize::try_from(index).ok().and_then(|i| Stage::ALL.get(i).copied())
-}
-
 fn served_from_fields(f: AnswerFields) -> ServedEvaluation<JsValue> {
     let tracker = f.tracker.map(|target| match usize::try_from(f.missing).ok().and_then(|i| TRACKER_METHODS.get(i)) {
         Some(missing) => OfferedTracker::Unusable { missing: (*missing).to_string() },
@@ -132,7 +176,7 @@ fn served_from_code(code: i32, id: u32) -> Result<ServedEvaluation<JsValue>, JsV
 pub fn served_from(answer: &JsValue) -> ServedEvaluation<JsValue> {
     let wait = Wait::new();
     let id = wait.id();
-    let code = bridge::read_answer(answer, id);
+    let code = with(|b| b.read_answer(answer, id)).unwrap_or(ANSWER_NOT_A_STAGE);
     wait.release();
     served_from_code(code, id).unwrap_or_else(|_| ServedEvaluation::stage(None))
 }
@@ -141,7 +185,9 @@ impl MigrationClient<JsValue> for JsClient {
     fn migration_variation(&self, flag_key: &std::rc::Rc<str>, context: &JsValue, default: Stage) -> Asked<JsValue> {
         let mut wait = Wait::new();
         let id = wait.id();
-        let code = bridge::ask_client(&self.target, &flag_key_js(flag_key), context, intern(default.as_str()), id);
+        let key = flag_key_js(flag_key);
+        let code =
+            with(|b| b.ask_client(&self.target, &key, context, intern(default.as_str()), id)).unwrap_or(ANSWER_THREW);
         if code != ANSWER_PENDING {
             wait.release();
             return Asked::Now(served_from_code(code, id));
@@ -161,96 +207,14 @@ impl MigrationClient<JsValue> for JsClient {
     fn track_migration_op(&self, event: OutgoingEvent<JsValue>) -> Result<(), JsValue> {
         match event {
             OutgoingEvent::Own(e) => send_own_event(&self.target, &e),
-            OutgoingEvent::External(event) => bridge::send_event(&self.target, &event),
+            OutgoingEvent::External(event) => match with(|b| b.send_event(&self.target, &event)) {
+                Some(1) => Err(bridge::take_error()),
+                _ => Ok(()),
+            },
         }
     }
-}
 
-type Check = Box<dyn FnMut() -> Result<bool, JsValue>>;
-
-thread_local! {
-    static CHECKS: RefCell<Vec<Check>> = const { RefCell::new(Vec::new()) };
-    static CHECK_FN: Closure<dyn FnMut() -> Result<bool, JsValue>> = Closure::new(run_current_check);
-}
-
-/// Runs the innermost pending consistency check. It is taken off the stack while it runs (it
-/// may start a nested operation) and put back after.
-fn run_current_check() -> Result<bool, JsValue> {
-    let Some(mut check) = CHECKS.with(|c| c.borrow_mut().pop()) else {
-        return Err(js_sys::Error::new("the consistency check was called after its operation finished").into());
-    };
-    let result = check();
-    CHECKS.with(|c| c.borrow_mut().push(check));
-    result
-}
-
-/// LaunchDarkly's `LDMigrationTracker` shape: the object alone, its methods read at each call.
-pub struct JsExternalTracker {
-    target: JsValue,
-}
-
-fn origin_js(origin: Origin) -> &'static JsValue {
-    intern(origin.as_str())
-}
-
-impl JsExternalTracker {
-    fn call(&self, method: u32, a: &JsValue, b: &JsValue) -> Result<(), JsValue> {
-        bridge::tracker_call(&self.target, method, a, b)
-    }
-}
-
-impl ExternalTracker<JsValue> for JsExternalTracker {
-    fn op(&self, op: Operation) -> Result<(), JsValue> {
-        self.call(0, intern(op.as_str()), &JsValue::UNDEFINED)
-    }
-    fn invoked(&self, origin: Origin) -> Result<(), JsValue> {
-        self.call(1, origin_js(origin), &JsValue::UNDEFINED)
-    }
-    fn latency(&self, origin: Origin, ms: f64) -> Result<(), JsValue> {
-        self.call(2, origin_js(origin), &JsValue::from_f64(ms))
-    }
-    fn error(&self, origin: Origin) -> Result<(), JsValue> {
-        self.call(3, origin_js(origin), &JsValue::UNDEFINED)
-    }
-    fn record_call(&self, origin: Origin, latency_ms: Option<f64>, failed: bool) -> Vec<(&'static str, JsValue)> {
-        let mask = bridge::tracker_origin(&self.target, origin_js(origin), latency_ms.unwrap_or(f64::NAN), failed);
-        if mask == 0 {
-            return Vec::new();
-        }
-        // What threw, in method order, as the bridge kept it.
-        let mut thrown = bridge::take_error_list().into_iter();
-        [(1, "invoked"), (2, "latency"), (4, "error")]
-            .into_iter()
-            .filter(|(bit, _)| mask & bit != 0)
-            .map(|(_, name)| (name, thrown.next().unwrap_or(JsValue::UNDEFINED)))
-            .collect()
-    }
-    fn consistency(&self, check: Box<dyn FnMut() -> Result<bool, JsValue>>) -> Result<(), JsValue> {
-        // The tracker calls `check` synchronously, if at all. One long-lived JavaScript function
-        // runs whichever check is on top of a stack (checks may nest through re-entrant calls),
-        // instead of a new wasm closure per operation.
-        CHECKS.with(|c| c.borrow_mut().push(check));
-        let called = CHECK_FN.with(|f| self.call(4, f.as_ref(), &JsValue::UNDEFINED));
-        CHECKS.with(|c| c.borrow_mut().pop());
-        called
-    }
-    fn consistency_of(
-        &self,
-        comparison: &JsValue,
-        old: &JsValue,
-        new: &JsValue,
-    ) -> Option<Result<Option<bool>, JsValue>> {
-        Some(match bridge::tracker_consistency(&self.target, comparison, old, new) {
-            -2 => Err(bridge::take_error()),
-            answer => Ok((answer >= 0).then_some(answer == 1)),
-        })
-    }
-    fn create_event(&self) -> Result<Option<JsValue>, JsValue> {
-        // The bridge keeps the event it made for the `track_migration_op` call that follows at
-        // once (no JavaScript runs in between); undefined stands for it.
-        bridge::create_event(&self.target).map(|made| made.then_some(JsValue::UNDEFINED))
-    }
-    fn handle(&self) -> JsValue {
-        self.target.clone()
+    fn check_ratio_on_wire(&self) -> CheckRatioOnWire {
+        self.check_ratio_on_wire
     }
 }

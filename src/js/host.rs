@@ -10,7 +10,7 @@ use wasm_bindgen::prelude::*;
 
 use super::value::{got, method, type_error};
 use crate::host::{BackgroundInterval, Clock, Host, Level, Logger, Sleep, Spawn};
-use crate::random::Xorshift64Star;
+use crate::util::random::Xorshift64Star;
 
 #[wasm_bindgen]
 extern "C" {
@@ -113,13 +113,13 @@ impl Logger for ConsoleLogger {
     }
 }
 
-/// Background tasks (the status poller) run on `crate::task`: polled at once, then wherever
+/// Background tasks (the status poller) run on `crate::util::task`: polled at once, then wherever
 /// they are woken — in the async context of whoever spawned them.
 struct TaskSpawn;
 
 impl Spawn for TaskSpawn {
     fn spawn(&self, task: LocalBoxFuture<'static, ()>) {
-        crate::task::spawn(task);
+        crate::util::task::spawn(task);
     }
 }
 

@@ -7,7 +7,7 @@
 //! `setTimeout`, an abort listener relayed through a promise) that report back through the
 //! exported `settlePromise(id, ok, value, ms)` into a waiting slot. The callbacks are registered
 //! while the operation's task is being polled, so they run in the async context of the
-//! operation's caller, and the slot's waker polls the task right there (`crate::task`).
+//! operation's caller, and the slot's waker polls the task right there (`crate::util::task`).
 
 use std::cell::RefCell;
 use std::future::Future;
@@ -85,10 +85,12 @@ fn outcome(ok: bool, value: JsValue) -> Settled {
     }
 }
 
-/// Called by the bridge when both origins of a `callBoth` settled: each outcome and its time.
+/// Called by the bridge when both origins of a `callBoth` settled: each outcome and its time;
+/// `oks` has bit 0 set when the first succeeded, bit 1 when the second did.
 #[wasm_bindgen(js_name = settleBoth)]
-pub fn settle_both(id: u32, ok: bool, value: JsValue, ms: f64, ok2: bool, value2: JsValue, ms2: f64) {
-    deliver(id, Report { settled: outcome(ok, value), ms, second: Some((outcome(ok2, value2), ms2)) });
+pub fn settle_both(id: u32, oks: u32, value: JsValue, ms: f64, value2: JsValue, ms2: f64) {
+    let (first, second) = (outcome(oks & 1 != 0, value), outcome(oks & 2 != 0, value2));
+    deliver(id, Report { settled: first, ms, second: Some((second, ms2)) });
 }
 
 fn deliver(id: u32, delivered: Report) {
@@ -312,7 +314,7 @@ pub fn settle_with<T: 'static>(
     reject: Function,
     ok: impl FnOnce(&Function, T) + 'static,
 ) {
-    crate::task::spawn(async move {
+    crate::util::task::spawn(async move {
         match op.await {
             Ok(v) => ok(&resolve, v),
             Err(e) => call_settler(&reject, &e),

@@ -53,7 +53,7 @@ fn reply_of(value: &JsValue, depth: u32) -> RedisReply {
         if n.fract() == 0.0 && n.abs() < 9.0e15 {
             RedisReply::Integer(n as i64)
         } else {
-            RedisReply::Other(crate::text::number(n))
+            RedisReply::Other(crate::util::text::number(n))
         }
     } else if is_array(value) {
         if depth >= MAX_REPLY_DEPTH {

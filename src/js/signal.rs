@@ -2,7 +2,6 @@
 
 use futures::FutureExt;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
 use super::bridge;
 use super::promise::Wait;
@@ -47,13 +46,6 @@ pub fn abort_reason(signal: &AbortSignal) -> JsValue {
     } else {
         reason
     }
-}
-
-/// `value` as an AbortSignal, if it is one whose `aborted` state can be read.
-pub fn as_signal(value: &JsValue) -> Option<AbortSignal> {
-    let signal = value.dyn_ref::<AbortSignal>()?;
-    signal.aborted().ok()?;
-    Some(signal.clone())
 }
 
 /// A future that resolves with the abort reason when `signal` aborts (at once if it already has).

@@ -3,12 +3,12 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use js_sys::{Array, Error, Function, Object, Reflect, Symbol, JSON};
+use js_sys::{Function, Object, Reflect, Symbol, JSON};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+use crate::error::Error;
 use crate::host::HostValue;
-use crate::json::Json;
 use crate::migration::context::{ContextFacts, KindFact, NestedFact};
 
 impl HostValue for JsValue {
@@ -18,7 +18,7 @@ impl HostValue for JsValue {
         }
         // `String(error)` runs the error's own `toString` (and its name/message getters), any
         // of which may throw: `string_of` catches that.
-        if self.dyn_ref::<Error>().is_some() {
+        if self.dyn_ref::<js_sys::Error>().is_some() {
             return string_of(self);
         }
         if self.is_object() {
@@ -29,10 +29,6 @@ impl HostValue for JsValue {
             }
         }
         string_of(self)
-    }
-
-    fn to_json(&self) -> Option<Json> {
-        json_of(self, 0)
     }
 
     /// Read by the bridge's `contextFacts`: only `kind` and `key` (for a multi-kind context, its
@@ -74,47 +70,8 @@ fn facts_from(value: &JsValue) -> ContextFacts {
     ContextFacts::Multi { has_key, nested }
 }
 
-/// Deepest nesting read as plain data; deeper values are left out.
-const MAX_DEPTH: u32 = 32;
-
-/// Reads a JavaScript value as JSON data, the way `JSON.stringify` would see it: `undefined`,
-/// functions and symbols are left out of objects, non-finite numbers become `null`, and a
-/// property that throws when read (a hostile getter or proxy) is left out.
-fn json_of(value: &JsValue, depth: u32) -> Option<Json> {
-    if value.is_null() {
-        return Some(Json::Null);
-    }
-    if let Some(b) = value.as_bool() {
-        return Some(Json::Bool(b));
-    }
-    if let Some(n) = value.as_f64() {
-        return Some(if n.is_finite() { Json::Number(n) } else { Json::Null });
-    }
-    if let Some(s) = value.as_string() {
-        return Some(Json::String(s));
-    }
-    if !value.is_object() || depth >= MAX_DEPTH {
-        return None;
-    }
-    if is_array(value) {
-        let items = array_items(value)?;
-        return Some(Json::Array(items.iter().map(|item| json_of(item, depth + 1).unwrap_or(Json::Null)).collect()));
-    }
-    let mut entries = Vec::new();
-    for key in own_keys(value)?.iter() {
-        let Some(name) = key.as_string() else { continue };
-        let Ok(item) = Reflect::get(value, &key) else { continue };
-        if let Some(item) = json_of(&item, depth + 1) {
-            entries.push((name.into(), item));
-        }
-    }
-    Some(Json::Object(entries))
-}
-
 #[wasm_bindgen]
 extern "C" {
-    #[wasm_bindgen(catch, js_namespace = Object, js_name = keys)]
-    fn object_keys(target: &JsValue) -> Result<Array, JsValue>;
     #[wasm_bindgen(catch, js_namespace = Array, js_name = isArray)]
     fn array_is_array(target: &JsValue) -> Result<bool, JsValue>;
 }
@@ -135,32 +92,6 @@ pub fn array_items(value: &JsValue) -> Option<Vec<JsValue>> {
         return None;
     }
     (0..length as u32).map(|i| Reflect::get_u32(value, i).ok()).collect()
-}
-
-/// `Object.keys(target)`, or `None` when the object refuses (a proxy that throws).
-pub fn own_keys(target: &JsValue) -> Option<Array> {
-    object_keys(target).ok()
-}
-
-/// Plain data as a JavaScript value: objects are fresh plain objects with the keys in order.
-pub fn to_js(value: &Json) -> JsValue {
-    match value {
-        Json::Null => JsValue::NULL,
-        Json::Bool(b) => JsValue::from_bool(*b),
-        Json::Number(n) => JsValue::from_f64(*n),
-        Json::String(s) => JsValue::from_str(s),
-        Json::Array(items) => items.iter().map(to_js).collect::<Array>().into(),
-        Json::Object(entries) => {
-            let object = Object::new();
-            for (key, item) in entries {
-                let _ = match key {
-                    std::borrow::Cow::Borrowed(name) => Reflect::set(&object, intern(name), &to_js(item)),
-                    std::borrow::Cow::Owned(name) => Reflect::set(&object, &JsValue::from_str(name), &to_js(item)),
-                };
-            }
-            object.into()
-        }
-    }
 }
 
 type Interned = ((usize, usize), &'static JsValue);
@@ -285,16 +216,12 @@ pub fn flag_key_js(flag_key: &Rc<str>) -> JsValue {
 
 /// A string argument, or a TypeError naming it: `<what> must be a string, got …`.
 pub fn string_arg(value: &JsValue, what: &str) -> Result<String, JsValue> {
-    value.as_string().ok_or_else(|| type_error(&format!("{what} must be a string, {}", got(value))))
+    value.as_string().ok_or_else(|| Error::Type(format!("{what} must be a string, {}", got(value))).into())
 }
 
-pub fn type_error(message: &str) -> JsValue {
-    js_sys::TypeError::new(message).into()
-}
-
-pub fn range_error(message: &str) -> JsValue {
-    js_sys::RangeError::new(message).into()
-}
+// The error constructors live with the conversion of the core's errors; the Big Segments
+// bindings still name them here.
+pub use super::error::{range_error, type_error};
 
 /// A short description of a value's type for error messages: `got number 5`.
 pub fn got(value: &JsValue) -> String {

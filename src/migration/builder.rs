@@ -1,62 +1,14 @@
 //! `MigratorBuilder`: collects a migrator's configuration and validates it.
 
-use std::fmt;
 use std::rc::Rc;
 
 use super::client::MigrationClient;
-use super::migrator::{Comparison, Migrator, MigratorSettings, OriginFn};
+use super::migrator::Migrator;
+use super::origin::{ReadOrigins, WriteOrigins};
+use super::settings::MigratorSettings;
 use super::stage::ExecutionOrder;
+use crate::error::{Error, MigratorConfigError};
 use crate::host::{Host, HostValue};
-
-/// A bad argument to a builder method: the message names it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ArgumentError {
-    /// Wrong kind of value (JavaScript `TypeError`).
-    Type(String),
-    /// Right kind, outside the allowed range (JavaScript `RangeError`).
-    Range(String),
-}
-
-/// `build()` was called before the configuration was complete (`MigratorConfigError`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MigratorConfigError {
-    ReadNotProvided,
-    WriteNotProvided,
-}
-
-impl fmt::Display for MigratorConfigError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            MigratorConfigError::ReadNotProvided => "read configuration not provided",
-            MigratorConfigError::WriteNotProvided => "write configuration not provided",
-        })
-    }
-}
-
-/// The two read origins and the optional comparison.
-pub struct ReadOrigins<V> {
-    pub old: Rc<dyn OriginFn<V>>,
-    pub new: Rc<dyn OriginFn<V>>,
-    pub comparison: Option<Rc<dyn Comparison<V>>>,
-}
-
-impl<V> Clone for ReadOrigins<V> {
-    fn clone(&self) -> Self {
-        ReadOrigins { old: self.old.clone(), new: self.new.clone(), comparison: self.comparison.clone() }
-    }
-}
-
-/// The two write origins.
-pub struct WriteOrigins<V> {
-    pub old: Rc<dyn OriginFn<V>>,
-    pub new: Rc<dyn OriginFn<V>>,
-}
-
-impl<V> Clone for WriteOrigins<V> {
-    fn clone(&self) -> Self {
-        WriteOrigins { old: self.old.clone(), new: self.new.clone() }
-    }
-}
 
 pub struct MigratorBuilder<V> {
     settings: MigratorSettings,
@@ -75,11 +27,11 @@ impl<V: HostValue> MigratorBuilder<V> {
         MigratorBuilder { settings: MigratorSettings::default(), read: None, write: None }
     }
 
-    pub fn read_execution_order(&mut self, order: &str) -> Result<(), ArgumentError> {
+    pub fn read_execution_order(&mut self, order: &str) -> Result<(), Error> {
         self.settings.read_order = ExecutionOrder::parse(order).ok_or_else(|| {
-            ArgumentError::Type(format!(
+            Error::Type(format!(
                 "readExecutionOrder: order must be 'serial', 'random' or 'parallel', got {}",
-                crate::text::quoted(order)
+                crate::util::text::quoted(order)
             ))
         })?;
         Ok(())
@@ -93,11 +45,11 @@ impl<V: HostValue> MigratorBuilder<V> {
         self.settings.track_errors = enabled;
     }
 
-    pub fn origin_timeout(&mut self, ms: f64) -> Result<(), ArgumentError> {
+    pub fn origin_timeout(&mut self, ms: f64) -> Result<(), Error> {
         if !(ms.is_finite() && ms > 0.0) {
-            return Err(ArgumentError::Range(format!(
+            return Err(Error::Range(format!(
                 "originTimeout: ms must be a positive, finite number of milliseconds, got {}",
-                crate::text::number(ms)
+                crate::util::text::number(ms)
             )));
         }
         self.settings.origin_timeout_ms = Some(ms);
@@ -114,7 +66,7 @@ impl<V: HostValue> MigratorBuilder<V> {
     }
 
     /// A new, independent migrator (its own statistics) over the current configuration.
-    pub fn build(&self, client: Rc<dyn MigrationClient<V>>, host: Host) -> Result<Migrator<V>, MigratorConfigError> {
+    pub fn build(&self, client: Rc<dyn MigrationClient<V>>, host: Host) -> Result<Migrator<V>, Error> {
         let read = self.read.clone().ok_or(MigratorConfigError::ReadNotProvided)?;
         let write = self.write.clone().ok_or(MigratorConfigError::WriteNotProvided)?;
         Ok(Migrator::new(self.settings, read, write, client, host))

@@ -4,11 +4,12 @@ use std::rc::Rc;
 
 use futures::future::LocalBoxFuture;
 
+use super::delegation::{ExternalTracker, OutgoingEvent, Tracking};
+use super::event::CheckRatioOnWire;
+use super::op_tracker::{Evaluation, OpTracker};
+use super::reason::{ErrorKind, Reason};
 use super::stage::Stage;
-use super::tracker::{Evaluation, OpTracker};
-use super::tracking::{ExternalTracker, OutgoingEvent, Tracking};
 use crate::host::{Host, HostValue};
-use crate::json::Json;
 
 /// The tracker an evaluation carried, if any.
 pub enum OfferedTracker<V> {
@@ -38,11 +39,11 @@ pub struct ServedEvaluation<V> {
 impl<V: HostValue> ServedEvaluation<V> {
     /// A bare stage with nothing else known (a client that returned a plain string).
     /// What a tracker keeps of this answer when it serves `value` (ratios default to 1).
-    pub fn evaluation(&self, value: Stage, default: Stage) -> Evaluation {
+    pub fn evaluation(&self, value: Stage, default: Stage) -> Evaluation<V> {
         Evaluation {
             value,
             default,
-            reason: self.reason.as_ref().and_then(V::to_json).filter(Json::is_object),
+            reason: self.reason.clone().map(Reason::Given),
             variation: self.variation,
             version: self.version,
             check_ratio: self.check_ratio.unwrap_or(1.0),
@@ -76,6 +77,10 @@ pub trait MigrationClient<V> {
     /// Whether events have anywhere to go; when not, cutover does not build them.
     fn tracks_events(&self) -> bool;
     fn track_migration_op(&self, event: OutgoingEvent<V>) -> Result<(), V>;
+    /// How cutover's own events write a check ratio of 1 for this client.
+    fn check_ratio_on_wire(&self) -> CheckRatioOnWire {
+        CheckRatioOnWire::OmittedWhenOne
+    }
 }
 
 /// The caller's default stage: a stage, or the text of whatever else was passed.
@@ -96,10 +101,6 @@ impl DefaultStage {
             }
         }
     }
-}
-
-fn error_reason(kind: &'static str) -> Json {
-    Json::object().with("kind", "ERROR").with("errorKind", kind)
 }
 
 /// A flag evaluated for one operation.
@@ -132,13 +133,15 @@ pub async fn migration_variation<V: HostValue>(
                 e.describe()
             ));
             let mut evaluation = Evaluation::plain(default, default);
-            evaluation.reason = Some(error_reason("EXCEPTION"));
-            let tracking = Tracking::Own(OpTracker::new(flag_key.clone(), context, evaluation));
+            evaluation.reason = Some(Reason::Error(ErrorKind::Exception));
+            let tracker = OpTracker::new(flag_key.clone(), context, evaluation);
+            let tracking = Tracking::Own(tracker.with_check_ratio_on_wire(client.check_ratio_on_wire()));
             return Evaluated { stage: default, tracking, takes_events: client.tracks_events() };
         }
     };
     let stage = served.value.unwrap_or(default);
     let takes_events = served.takes_events.unwrap_or_else(|| client.tracks_events());
+    let ratio_rule = client.check_ratio_on_wire();
     let own = move |host: &Host, served: &ServedEvaluation<V>| {
         let evaluation = match served.value {
             Some(value) => served.evaluation(value, default),
@@ -148,13 +151,13 @@ pub async fn migration_variation<V: HostValue>(
                     default.as_str()
                 ));
                 Evaluation {
-                    reason: Some(error_reason("WRONG_TYPE")),
+                    reason: Some(Reason::Error(ErrorKind::WrongType)),
                     variation: None,
                     ..served.evaluation(default, default)
                 }
             }
         };
-        OpTracker::new(flag_key.clone(), context, evaluation)
+        OpTracker::new(flag_key.clone(), context, evaluation).with_check_ratio_on_wire(ratio_rule)
     };
     let tracking = match served.tracker.take() {
         Some(OfferedTracker::Usable(tracker)) => Tracking::External(tracker),

@@ -1,13 +1,17 @@
-//! The `migration_op` event in LaunchDarkly's wire format (SPEC A6).
+//! The `migration_op` event in LaunchDarkly's wire format (SPEC A6). Its serde form is the wire
+//! form: fields in wire order, optional ones left out as the wire leaves them out. (The bindings
+//! build the JavaScript event from the same fields in one bridge call, with the caller's own
+//! context object: see `js/event.rs` for why not through serde.)
 
-use crate::host::HostValue;
-use crate::json::Json;
+use serde::Serialize;
 
+use super::reason::Reason;
 use super::stage::{Operation, Origin, Stage};
 
 /// A sampling ratio as it appears on the wire (a number; 1 is left out where it is the default).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Ratio(pub f64);
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(transparent)]
+pub struct Ratio(#[serde(serialize_with = "crate::util::number::serialize")] pub f64);
 
 impl Ratio {
     pub fn is_one(&self) -> bool {
@@ -15,40 +19,44 @@ impl Ratio {
     }
 }
 
+fn text<S: serde::Serializer>(key: &std::rc::Rc<str>, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(key)
+}
+
 /// The `evaluation` object of an event: what the flag served for this context.
-#[derive(Clone, Debug, PartialEq)]
-pub struct EvaluationDetail {
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct EvaluationDetail<V> {
+    #[serde(serialize_with = "text")]
     pub key: std::rc::Rc<str>,
     pub value: Stage,
     pub default: Stage,
-    pub reason: Option<Json>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<Reason<V>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub variation: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub version: Option<i64>,
 }
 
-impl EvaluationDetail {
-    pub fn to_json(&self) -> Json {
-        Json::object()
-            .with("key", &*self.key)
-            .with("value", self.value.as_str())
-            .with("default", self.default.as_str())
-            .with_some("reason", self.reason.clone())
-            .with_some("variation", self.variation)
-            .with_some("version", self.version)
-    }
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// Per-origin flags: only `true` entries are written.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct OriginFlags {
+    #[serde(skip_serializing_if = "is_false")]
     pub old: bool,
+    #[serde(skip_serializing_if = "is_false")]
     pub new: bool,
 }
 
 /// Per-origin latencies in milliseconds: only measured entries are written.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct OriginLatencies {
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "crate::util::number::serialize_some")]
     pub old: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "crate::util::number::serialize_some")]
     pub new: Option<f64>,
 }
 
@@ -60,72 +68,50 @@ impl OriginFlags {
     pub fn any(&self) -> bool {
         self.old || self.new
     }
-    fn to_json(self) -> Json {
-        Json::object().with_some("old", self.old.then_some(true)).with_some("new", self.new.then_some(true))
-    }
-}
-
-impl OriginLatencies {
-    fn to_json(self) -> Json {
-        Json::object().with_some("old", self.old).with_some("new", self.new)
-    }
 }
 
 /// One entry of `measurements`, written with its `key` tag first.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "key")]
 pub enum Measurement {
+    #[serde(rename = "invoked")]
     Invoked { values: OriginFlags },
-    Consistent { value: bool, sampling_ratio: Option<Ratio> },
+    #[serde(rename = "consistent")]
+    Consistent {
+        value: bool,
+        #[serde(rename = "samplingRatio", skip_serializing_if = "Option::is_none")]
+        sampling_ratio: Option<Ratio>,
+    },
+    #[serde(rename = "latency_ms")]
     Latency { values: OriginLatencies },
+    #[serde(rename = "error")]
     Error { values: OriginFlags },
 }
 
-impl Measurement {
-    pub fn to_json(&self) -> Json {
-        match self {
-            Measurement::Invoked { values } => Json::object().with("key", "invoked").with("values", values.to_json()),
-            Measurement::Consistent { value, sampling_ratio } => Json::object()
-                .with("key", "consistent")
-                .with("value", *value)
-                .with_some("samplingRatio", sampling_ratio.map(|r| r.0)),
-            Measurement::Latency { values } => {
-                Json::object().with("key", "latency_ms").with("values", values.to_json())
-            }
-            Measurement::Error { values } => Json::object().with("key", "error").with("values", values.to_json()),
-        }
-    }
-}
-
-/// The `measurements` array.
-pub fn measurements_json(measurements: &[Measurement]) -> Json {
-    Json::Array(measurements.iter().map(Measurement::to_json).collect())
-}
-
 /// A complete `migration_op` event. The context is the caller's own value, as it was given.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct MigrationOpEvent<V> {
     pub kind: &'static str,
+    #[serde(serialize_with = "crate::util::number::serialize_u64")]
     pub creation_date: u64,
     pub operation: Operation,
     pub context: V,
-    pub evaluation: EvaluationDetail,
+    pub evaluation: EvaluationDetail<V>,
+    /// Left out when 1.
+    #[serde(skip_serializing_if = "Ratio::is_one")]
     pub sampling_ratio: Ratio,
     pub measurements: Vec<Measurement>,
 }
 
-impl<V: HostValue> MigrationOpEvent<V> {
-    /// The event as plain data, keys in wire order; `samplingRatio` only when it is not 1. (The
-    /// bindings build the JavaScript event directly, with the caller's context object.)
-    pub fn to_json(&self) -> Json {
-        Json::object()
-            .with("kind", self.kind)
-            .with("creationDate", self.creation_date)
-            .with("operation", self.operation.as_str())
-            .with("context", self.context.to_json().unwrap_or(Json::Null))
-            .with("evaluation", self.evaluation.to_json())
-            .with_some("samplingRatio", (!self.sampling_ratio.is_one()).then_some(self.sampling_ratio.0))
-            .with("measurements", measurements_json(&self.measurements))
-    }
+/// How a `consistent` measurement writes a check ratio of 1: left out (the wire format's
+/// default), or always written — LaunchDarkly's `trackMigration` drops a `consistent`
+/// measurement without a numeric `samplingRatio`, so its adapter asks for this.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CheckRatioOnWire {
+    #[default]
+    OmittedWhenOne,
+    Always,
 }
 
 /// The measurements an operation took, before they are laid out in wire order.
@@ -144,13 +130,19 @@ impl Measurements {
 
     /// The fixed wire order: invoked, consistent, latency_ms, error — each only when it applies.
     pub fn to_wire(&self, check_ratio: Ratio) -> Vec<Measurement> {
+        self.to_wire_as(check_ratio, CheckRatioOnWire::OmittedWhenOne)
+    }
+
+    /// [`Self::to_wire`], writing a check ratio of 1 as `rule` says.
+    pub fn to_wire_as(&self, check_ratio: Ratio, rule: CheckRatioOnWire) -> Vec<Measurement> {
         let mut out = Vec::with_capacity(4);
         let invoked = OriginFlags::from_pair(self.invoked);
         if invoked.any() {
             out.push(Measurement::Invoked { values: invoked });
         }
         if let Some(value) = self.consistent {
-            let sampling_ratio = (!check_ratio.is_one()).then_some(check_ratio);
+            let written = !check_ratio.is_one() || rule == CheckRatioOnWire::Always;
+            let sampling_ratio = written.then_some(check_ratio);
             out.push(Measurement::Consistent { value, sampling_ratio });
         }
         let [old, new] = self.latency;
@@ -168,8 +160,14 @@ impl Measurements {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::migration::reason::Reason;
+    use crate::testing::wire;
     use crate::testing::TestValue;
     use serde_json::json;
+
+    fn measurements_json(m: &[Measurement]) -> serde_json::Value {
+        wire(&m)
+    }
 
     #[test]
     fn spec_a6_example_serializes_exactly() {
@@ -188,7 +186,7 @@ mod tests {
                 key: "mig".into(),
                 value: Stage::Shadow,
                 default: Stage::Live,
-                reason: Some(Json::from_serde(&json!({"kind": "FALLTHROUGH"}))),
+                reason: Some(Reason::Given(TestValue::Json(json!({"kind": "FALLTHROUGH"})))),
                 variation: Some(1),
                 version: Some(7),
             },
@@ -200,8 +198,8 @@ mod tests {
             "evaluation":{"key":"mig","value":"shadow","default":"live","variation":1,"version":7,"reason":{"kind":"FALLTHROUGH"}},
             "samplingRatio":3,"measurements":[{"key":"invoked","values":{"old":true,"new":true}},
             {"key":"latency_ms","values":{"old":12.3,"new":3}},{"key":"error","values":{"new":true}}]});
-        assert_eq!(event.to_json().to_serde(), expected);
-        let text = event.to_json().to_text();
+        assert_eq!(wire(&event), expected);
+        let text = serde_json::to_string(&event).unwrap();
         assert!(text.starts_with(r#"{"kind":"migration_op","creationDate":1795989121414,"operation":"read""#));
         assert!(
             text.contains(r#""measurements":[{"key":"invoked","values":{"old":true,"new":true}},{"key":"latency_ms""#)
@@ -212,12 +210,26 @@ mod tests {
     fn ratios_of_one_are_omitted_and_others_kept() {
         let m = Measurements { invoked: [true, true], consistent: Some(false), ..Default::default() };
         assert_eq!(
-            measurements_json(&m.to_wire(Ratio(1.0))).to_serde(),
+            measurements_json(&m.to_wire(Ratio(1.0))),
             json!([{"key":"invoked","values":{"old":true,"new":true}},{"key":"consistent","value":false}])
         );
         assert_eq!(
-            measurements_json(&m.to_wire(Ratio(4.0))).to_serde(),
+            measurements_json(&m.to_wire(Ratio(4.0))),
             json!([{"key":"invoked","values":{"old":true,"new":true}},{"key":"consistent","value":false,"samplingRatio":4}])
+        );
+    }
+
+    #[test]
+    fn a_check_ratio_of_one_is_written_when_the_client_asks() {
+        let m = Measurements { invoked: [true, true], consistent: Some(true), ..Default::default() };
+        assert_eq!(
+            measurements_json(&m.to_wire_as(Ratio(1.0), CheckRatioOnWire::Always)),
+            json!([{"key":"invoked","values":{"old":true,"new":true}},{"key":"consistent","value":true,"samplingRatio":1}])
+        );
+        let none = Measurements { invoked: [true, false], ..Default::default() };
+        assert_eq!(
+            measurements_json(&none.to_wire_as(Ratio(1.0), CheckRatioOnWire::Always)),
+            json!([{"key":"invoked","values":{"old":true}}])
         );
     }
 
@@ -230,7 +242,7 @@ mod tests {
             consistent: Some(true),
         };
         assert_eq!(
-            measurements_json(&m.to_wire(Ratio(1.0))).to_serde(),
+            measurements_json(&m.to_wire(Ratio(1.0))),
             json!([{"key":"invoked","values":{"new":true}},{"key":"consistent","value":true},
                    {"key":"latency_ms","values":{"new":0.25}},{"key":"error","values":{"new":true}}])
         );
@@ -239,6 +251,6 @@ mod tests {
     #[test]
     fn fractional_ratio_is_written_as_a_fraction() {
         let m = Measurements { invoked: [true, true], consistent: Some(true), ..Default::default() };
-        assert!(measurements_json(&m.to_wire(Ratio(2.5))).to_text().contains(r#""samplingRatio":2.5"#));
+        assert!(serde_json::to_string(&m.to_wire(Ratio(2.5))).unwrap().contains(r#""samplingRatio":2.5"#));
     }
 }

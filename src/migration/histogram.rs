@@ -19,7 +19,7 @@ pub struct Histogram {
 }
 
 /// The summary `stats()` reports.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct LatencySummary {
     pub count: u64,
     pub mean: f64,

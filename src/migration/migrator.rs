@@ -1,4 +1,4 @@
-//! The read and write executors (SPEC A1–A4, A8, A9).
+//! The operation runner: one flow for reads and writes (SPEC A1–A4, A8, A9).
 
 use std::cell::RefCell;
 use std::future::Future;
@@ -6,84 +6,13 @@ use std::rc::Rc;
 
 use futures::future::{self, Either, LocalBoxFuture};
 
-use super::builder::{ReadOrigins, WriteOrigins};
 use super::client::{migration_variation, DefaultStage, MigrationClient};
+use super::delegation::Tracking;
+use super::origin::{CallControl, OriginFn, ReadOrigins, WriteOrigins};
+use super::settings::MigratorSettings;
 use super::stage::{ExecutionOrder, Operation, Origin, Stage};
 use super::stats::{CallRecord, MigrationStats, StatsSnapshot};
-use super::tracking::Tracking;
 use crate::host::{Host, HostValue};
-
-/// Lets the core cancel one origin call: the host aborts the `signal` the origin was given.
-pub trait CallControl<V> {
-    /// The call ran past the origin timeout: abort its signal with a timeout error and return
-    /// that error (it becomes the call's failure).
-    fn time_out(&self, after_ms: f64) -> V;
-    /// The caller aborted the operation while the call was in flight.
-    fn abort(&self, reason: &V);
-}
-
-/// An origin call in flight. The outcome comes with the call's latency in milliseconds when the
-/// host timed it where it settled (the core reads its own clock otherwise).
-pub struct OriginCall<V> {
-    pub outcome: LocalBoxFuture<'static, (Result<V, V>, Option<f64>)>,
-    pub control: Box<dyn CallControl<V>>,
-}
-
-/// One implementation of a read or a write. `cancellable` tells the host whether the core may
-/// cancel this call (a timeout is set or the caller passed a signal).
-/// What an origin call came to: its result, and its latency when the host timed it.
-pub type Timed<V> = (Result<V, V>, Option<f64>);
-
-pub trait OriginFn<V> {
-    fn call(&self, payload: Option<&V>, cancellable: bool) -> OriginCall<V>;
-    /// Starts this origin and then `other` with the same payload, neither cancellable, and
-    /// resolves when both settled — one wait instead of two, for hosts that can (`None`: the
-    /// core calls them one by one). Both outcomes must be timed by the host.
-    fn call_both(
-        &self,
-        _other: &dyn OriginFn<V>,
-        _payload: Option<&V>,
-    ) -> Option<LocalBoxFuture<'static, [Timed<V>; 2]>> {
-        None
-    }
-    /// The host's own function, for `call_both` of another origin.
-    fn handle(&self) -> Option<&V> {
-        None
-    }
-    /// Whether the host times its calls itself (every outcome carries a latency).
-    fn timed_by_host(&self) -> bool {
-        false
-    }
-}
-
-/// The consistency comparison, always called as `(old, new)`.
-pub trait Comparison<V> {
-    fn compare(&self, old: &V, new: &V) -> Result<bool, V>;
-    /// The host's own comparison function, for trackers that can call it themselves.
-    fn handle(&self) -> Option<&V> {
-        None
-    }
-}
-
-/// The settings a builder collects besides the origins.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct MigratorSettings {
-    pub read_order: ExecutionOrder,
-    pub track_latency: bool,
-    pub track_errors: bool,
-    pub origin_timeout_ms: Option<f64>,
-}
-
-impl Default for MigratorSettings {
-    fn default() -> Self {
-        MigratorSettings {
-            read_order: ExecutionOrder::Parallel,
-            track_latency: true,
-            track_errors: true,
-            origin_timeout_ms: None,
-        }
-    }
-}
 
 /// One origin's result.
 #[derive(Clone, Debug, PartialEq)]
@@ -92,12 +21,16 @@ pub struct OperationResult<V> {
     pub result: Result<V, V>,
 }
 
-/// A write's results: the second write is absent when it did not run.
+/// What an operation came to: the authoritative origin's result, and the other origin's when
+/// the caller gets it (a write's second write, when it ran; a read never hands it out).
 #[derive(Clone, Debug, PartialEq)]
-pub struct WriteResult<V> {
+pub struct Outcome<V> {
     pub authoritative: OperationResult<V>,
     pub non_authoritative: Option<OperationResult<V>>,
 }
+
+/// A write's results: the second write is absent when it did not run.
+pub type WriteResult<V> = Outcome<V>;
 
 /// Resolves with the abort reason when the caller's signal aborts.
 pub type AbortFuture<V> = LocalBoxFuture<'static, V>;
@@ -179,39 +112,37 @@ impl<V: HostValue> Migrator<V> {
         *self.shared.stats.borrow_mut() = MigrationStats::default();
     }
 
-    /// Reads at the flag's stage. Fails only when the caller aborts (with the abort reason).
-    pub fn read(&self, request: OperationRequest<V>) -> impl Future<Output = Result<OperationResult<V>, V>> + 'static {
+    /// Runs `operation` at the flag's stage. Fails only when the caller aborts (with the abort
+    /// reason); an aborted write still sends the event for the origins that completed.
+    pub fn run(
+        &self,
+        operation: Operation,
+        request: OperationRequest<V>,
+    ) -> impl Future<Output = Result<Outcome<V>, V>> + 'static {
         let shared = self.shared.clone();
         async move {
             let OperationRequest { flag_key, context, default_stage, payload, abort } = request;
-            let state = OpState::new(Operation::Read, flag_key);
+            let state = OpState::new(operation, flag_key);
             let cancellable = abort.is_some() || shared.settings.origin_timeout_ms.is_some();
-            let run = shared.clone().run_read(state.clone(), context, default_stage, payload, cancellable);
-            match with_abort(run, abort, &state).await {
-                Ok(result) => Ok(result),
-                Err(reason) => Err(reason),
+            let run = shared.clone().execute(state.clone(), context, default_stage, payload, cancellable);
+            let outcome = with_abort(run, abort, &state).await;
+            if outcome.is_err() && operation == Operation::Write {
+                shared.host.warn("Migration write was cancelled before completion");
+                shared.send_event(&state);
             }
+            outcome
         }
     }
 
-    /// Writes at the flag's stage. Fails only when the caller aborts; the event for the origins
-    /// that completed is still sent.
+    /// [`Self::run`] for a read: the authoritative result.
+    pub fn read(&self, request: OperationRequest<V>) -> impl Future<Output = Result<OperationResult<V>, V>> + 'static {
+        let run = self.run(Operation::Read, request);
+        async move { run.await.map(|outcome| outcome.authoritative) }
+    }
+
+    /// [`Self::run`] for a write.
     pub fn write(&self, request: OperationRequest<V>) -> impl Future<Output = Result<WriteResult<V>, V>> + 'static {
-        let shared = self.shared.clone();
-        async move {
-            let OperationRequest { flag_key, context, default_stage, payload, abort } = request;
-            let state = OpState::new(Operation::Write, flag_key);
-            let cancellable = abort.is_some() || shared.settings.origin_timeout_ms.is_some();
-            let run = shared.clone().run_write(state.clone(), context, default_stage, payload, cancellable);
-            match with_abort(run, abort, &state).await {
-                Ok(result) => Ok(result),
-                Err(reason) => {
-                    shared.host.warn("Migration write was cancelled before completion");
-                    shared.send_event(&state);
-                    Err(reason)
-                }
-            }
-        }
+        self.run(Operation::Write, request)
     }
 }
 
@@ -350,26 +281,47 @@ impl<V: HostValue> Shared<V> {
         }
     }
 
-    async fn run_read(
+    /// The one flow of every operation: evaluate the flag, call the origins its stage plans,
+    /// count it, send its event.
+    async fn execute(
         self: Rc<Self>,
         state: Rc<OpState<V>>,
         context: V,
         default_stage: DefaultStage,
         payload: Option<V>,
         cancellable: bool,
-    ) -> OperationResult<V> {
+    ) -> Outcome<V> {
         let stage = self.evaluate(&state, context, default_stage).await;
+        let payload = payload.as_ref();
+        let outcome = match state.operation {
+            Operation::Read => self.read_origins(&state, stage, payload, cancellable).await,
+            Operation::Write => self.write_origins(&state, stage, payload, cancellable).await,
+        };
+        self.stats.borrow_mut().record_completed(state.operation, stage);
+        self.send_event(&state);
+        outcome
+    }
+
+    /// A read's origin calls (SPEC A2): the authoritative one, and the shadow in the builder's
+    /// order with the consistency check.
+    async fn read_origins(
+        &self,
+        state: &Rc<OpState<V>>,
+        stage: Stage,
+        payload: Option<&V>,
+        cancellable: bool,
+    ) -> Outcome<V> {
         let plan = stage.read_plan();
         let auth = plan.authoritative;
         let call = |origin: Origin| {
-            self.call_origin(&state, origin, self.origin_fn(Operation::Read, origin), payload.as_ref(), cancellable)
+            self.call_origin(state, origin, self.origin_fn(Operation::Read, origin), payload, cancellable)
         };
         let result = if !plan.shadowed {
             call(auth).await
         } else {
             let other = auth.other();
             let (auth_result, other_result) = match self.settings.read_order {
-                ExecutionOrder::Parallel => self.call_parallel(&state, auth, payload.as_ref(), cancellable).await,
+                ExecutionOrder::Parallel => self.call_parallel(state, auth, payload, cancellable).await,
                 ExecutionOrder::Serial => (call(auth).await, call(other).await),
                 ExecutionOrder::Random => {
                     if self.host.random.next_f64() < 0.5 {
@@ -384,12 +336,10 @@ impl<V: HostValue> Shared<V> {
                 Origin::Old => (&auth_result, &other_result),
                 Origin::New => (&other_result, &auth_result),
             };
-            self.check_consistency(&state, old, new);
+            self.check_consistency(state, old, new);
             auth_result
         };
-        self.stats.borrow_mut().record_completed(Operation::Read, stage);
-        self.send_event(&state);
-        OperationResult { origin: auth, result }
+        Outcome { authoritative: OperationResult { origin: auth, result }, non_authoritative: None }
     }
 
     /// Compares two successful reads when a comparison is configured and the tracker samples it.
@@ -404,27 +354,25 @@ impl<V: HostValue> Shared<V> {
         }
     }
 
-    async fn run_write(
-        self: Rc<Self>,
-        state: Rc<OpState<V>>,
-        context: V,
-        default_stage: DefaultStage,
-        payload: Option<V>,
+    /// A write's origin calls (SPEC A3): the authoritative one, then the other when the stage
+    /// writes both and the first succeeded.
+    async fn write_origins(
+        &self,
+        state: &Rc<OpState<V>>,
+        stage: Stage,
+        payload: Option<&V>,
         cancellable: bool,
-    ) -> WriteResult<V> {
-        let stage = self.evaluate(&state, context, default_stage).await;
+    ) -> Outcome<V> {
         let plan = stage.write_plan();
         let call = |origin: Origin| {
-            self.call_origin(&state, origin, self.origin_fn(Operation::Write, origin), payload.as_ref(), cancellable)
+            self.call_origin(state, origin, self.origin_fn(Operation::Write, origin), payload, cancellable)
         };
         let authoritative = OperationResult { origin: plan.authoritative, result: call(plan.authoritative).await };
         let mut non_authoritative = None;
         if let (Ok(_), Some(other)) = (&authoritative.result, plan.non_authoritative) {
             non_authoritative = Some(OperationResult { origin: other, result: call(other).await });
         }
-        self.stats.borrow_mut().record_completed(Operation::Write, stage);
-        self.send_event(&state);
-        WriteResult { authoritative, non_authoritative }
+        Outcome { authoritative, non_authoritative }
     }
 
     /// Builds (or asks the external tracker for) the event and hands it to the client.

@@ -99,6 +99,7 @@ struct FakeClient {
     external_events: RefCell<Vec<V>>,
     defaults_seen: RefCell<Vec<Stage>>,
     tracks: bool,
+    ratio_rule: crate::migration::event::CheckRatioOnWire,
 }
 
 impl FakeClient {
@@ -112,6 +113,7 @@ impl FakeClient {
             external_events: RefCell::default(),
             defaults_seen: RefCell::default(),
             tracks: true,
+            ratio_rule: Default::default(),
         })
     }
 }
@@ -132,10 +134,13 @@ impl MigrationClient<V> for FakeClient {
     }
     fn track_migration_op(&self, event: OutgoingEvent<V>) -> Result<(), V> {
         match event {
-            OutgoingEvent::Own(e) => self.events.borrow_mut().push(e.to_json().to_serde()),
+            OutgoingEvent::Own(e) => self.events.borrow_mut().push(crate::testing::wire(&e)),
             OutgoingEvent::External(v) => self.external_events.borrow_mut().push(v),
         }
         Ok(())
+    }
+    fn check_ratio_on_wire(&self) -> crate::migration::event::CheckRatioOnWire {
+        self.ratio_rule
     }
 }
 
@@ -398,15 +403,13 @@ fn origin_timeout_fails_the_slow_origin_and_cancels_it() {
 #[test]
 fn builder_validates() {
     let mut b: MigratorBuilder<V> = MigratorBuilder::new();
-    assert!(
-        matches!(b.read_execution_order("sideways"), Err(ArgumentError::Type(m)) if m.contains("readExecutionOrder"))
-    );
+    assert!(matches!(b.read_execution_order("sideways"), Err(Error::Type(m)) if m.contains("readExecutionOrder")));
     for bad in [0.0, -1.0, f64::NAN, f64::INFINITY] {
-        assert!(matches!(b.origin_timeout(bad), Err(ArgumentError::Range(m)) if m.contains("originTimeout")));
+        assert!(matches!(b.origin_timeout(bad), Err(Error::Range(m)) if m.contains("originTimeout")));
     }
     let t = TestHost::new(1);
     let client = FakeClient::serving(Stage::Off);
-    assert_eq!(b.build(client.clone(), t.host.clone()).err(), Some(MigratorConfigError::ReadNotProvided));
+    assert_eq!(b.build(client.clone(), t.host.clone()).err(), Some(MigratorConfigError::ReadNotProvided.into()));
     let f = Fixture::new(false, false);
     let mut b = MigratorBuilder::new();
     b.write(WriteOrigins { old: f.read_old.clone(), new: f.read_old.clone() });
@@ -704,7 +707,7 @@ fn stats_count_completed_operations_by_stage() {
     stage.set(Stage::Complete);
     f.t.run(m.read(request(Stage::Off))).unwrap();
     f.t.run(m.write(request(Stage::Off))).unwrap();
-    let s = m.stats().to_json().to_serde();
+    let s = serde_json::to_value(m.stats()).unwrap();
     assert_eq!(s["read"]["count"], 4);
     assert_eq!(s["read"]["byStage"], json!({"shadow": 3, "complete": 1}));
     assert_eq!(s["read"]["old"]["invoked"], 3);
@@ -736,6 +739,7 @@ fn client_without_event_sink_builds_nothing() {
         external_events: RefCell::default(),
         defaults_seen: RefCell::default(),
         tracks: false,
+        ratio_rule: Default::default(),
     });
     let mut req = request(Stage::Off);
     req.context = TestValue::Json(json!({})); // would fail build(), but nothing is built
@@ -811,7 +815,7 @@ fn a_host_pair_call_runs_a_parallel_read_with_the_same_bookkeeping() {
     assert_eq!(pairs.get(), 1);
     assert_eq!(&f.journal.take()[..2], &["old start@0".to_string(), "new start@0".to_string()]);
     assert_eq!(f.comparison.calls.get(), 1);
-    let stats = m.stats().to_json().to_serde();
+    let stats = serde_json::to_value(m.stats()).unwrap();
     assert_eq!(stats["read"]["old"]["invoked"], 1);
     assert_eq!(stats["read"]["new"]["invoked"], 1);
     assert_eq!(stats["read"]["consistency"]["checked"], 1);
@@ -829,4 +833,19 @@ fn a_cancellable_parallel_read_calls_origins_one_by_one() {
     let r = f.t.run(m.read(request(Stage::Off))).unwrap();
     assert_eq!(r.result, Ok(text("new")));
     assert_eq!(pairs.get(), 0, "with a timeout each call needs its own control");
+}
+
+#[test]
+fn a_client_that_asks_gets_every_check_ratio_written_even_one() {
+    use crate::migration::event::CheckRatioOnWire;
+    for (rule, expected) in [
+        (CheckRatioOnWire::OmittedWhenOne, json!({"key": "consistent", "value": true})),
+        (CheckRatioOnWire::Always, json!({"key": "consistent", "value": true, "samplingRatio": 1})),
+    ] {
+        let f = Fixture::new(false, false);
+        let mut client = FakeClient::with(|| Ok(ServedEvaluation::stage(Some(Stage::Shadow))));
+        Rc::get_mut(&mut client).unwrap().ratio_rule = rule;
+        f.t.run(f.migrator(client.clone()).read(request(Stage::Off))).unwrap();
+        assert_eq!(client.events.borrow()[0]["measurements"][1], expected, "{rule:?}");
+    }
 }

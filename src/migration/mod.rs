@@ -3,23 +3,26 @@
 pub mod builder;
 pub mod client;
 pub mod context;
+pub mod delegation;
 pub mod event;
 pub mod histogram;
 pub mod migrator;
+pub mod op_tracker;
+pub mod origin;
+pub mod reason;
+pub mod settings;
 pub mod stage;
 pub mod stats;
-pub mod tracker;
-pub mod tracking;
 
-pub use builder::{ArgumentError, MigratorBuilder, MigratorConfigError, ReadOrigins, WriteOrigins};
+pub use crate::error::{BuildError, Error, ErrorClass, MigratorConfigError};
+pub use builder::MigratorBuilder;
 pub use client::{DefaultStage, MigrationClient, OfferedTracker, ServedEvaluation};
-pub use migrator::{
-    AbortFuture, CallControl, Comparison, Migrator, OperationRequest, OperationResult, OriginCall, OriginFn, Timed,
-    WriteResult,
-};
+pub use delegation::{ExternalTracker, OutgoingEvent, Tracking};
+pub use migrator::{AbortFuture, Migrator, OperationRequest, OperationResult, Outcome, WriteResult};
+pub use op_tracker::{Evaluation, OpTracker};
+pub use origin::{CallControl, Comparison, OriginCall, OriginFn, ReadOrigins, Timed, WriteOrigins};
+pub use settings::MigratorSettings;
 pub use stage::{ExecutionOrder, Operation, Origin, Stage};
-pub use tracker::{BuildError, Evaluation, OpTracker};
-pub use tracking::{ExternalTracker, OutgoingEvent, Tracking};
 
 #[cfg(test)]
 mod migrator_tests;

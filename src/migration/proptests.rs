@@ -15,14 +15,15 @@ use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::{json, Map, Value};
 
 use super::context::is_valid_context;
-use super::event::{measurements_json, Measurement, Measurements, Ratio};
+use super::delegation::{OutgoingEvent, Tracking};
+use super::event::{Measurement, Measurements, Ratio};
 use super::histogram::Histogram;
+use super::op_tracker::{Evaluation, OpTracker};
+use super::reason::Reason;
 use super::stage::{Operation, Origin, Stage};
 use super::stats::{CallRecord, MigrationStats};
-use super::tracker::{Evaluation, OpTracker};
-use super::tracking::{OutgoingEvent, Tracking};
 use crate::host::Level;
-use crate::json::Json;
+use crate::testing::wire as wire_of;
 use crate::testing::{FixedRandom, TestHost, TestValue};
 
 // ---------------------------------------------------------------------------------------------
@@ -135,7 +136,13 @@ fn stage() -> impl Strategy<Value = Stage> {
 
 /// The JSON form of a finite f64, or `null` for NaN and infinities (what serde_json writes).
 fn f64_json(x: f64) -> Value {
-    Json::Number(x).to_serde()
+    if !x.is_finite() {
+        Value::Null
+    } else if x.fract() == 0.0 && x.abs() < 9_007_199_254_740_992.0 {
+        json!(x as i64)
+    } else {
+        json!(x)
+    }
 }
 
 /// A ratio on the wire: an integer when it is a whole number that JavaScript represents
@@ -336,13 +343,13 @@ proptest! {
 
     #[test]
     fn context_validation_matches_the_model(context in arb_context()) {
-        prop_assert_eq!(is_valid_context(&Json::from_serde(&context)), model_valid_context(&context), "{}", context);
+        prop_assert_eq!(is_valid_context(&context), model_valid_context(&context), "{}", context);
     }
 
     #[test]
     fn constructed_valid_contexts_are_accepted(context in valid_context()) {
         prop_assert!(model_valid_context(&context), "{}", context);
-        prop_assert!(is_valid_context(&Json::from_serde(&context)), "{}", context);
+        prop_assert!(is_valid_context(&context), "{}", context);
     }
 
     /// Breaking one rule of a valid context makes it invalid.
@@ -365,7 +372,7 @@ proptest! {
             _ => { object.insert("org".into(), json!("not an object")); }
         }
         prop_assert!(!model_valid_context(&broken), "{}", broken);
-        prop_assert!(!is_valid_context(&Json::from_serde(&broken)), "{}", broken);
+        prop_assert!(!is_valid_context(&broken), "{}", broken);
     }
 }
 
@@ -433,17 +440,17 @@ proptest! {
     fn measurements_serialize_in_wire_order(m in arb_measurements(), check_ratio in ratio()) {
         let wire = m.to_wire(Ratio(check_ratio));
         let expected = model_wire(m.invoked, m.latency, m.error, m.consistent, check_ratio);
-        prop_assert_eq!(measurements_json(&wire).to_serde(), expected.clone());
+        prop_assert_eq!(wire_of(&wire), expected.clone());
         // The text is valid JSON (no NaN or Infinity literals) and says the same.
-        let text = measurements_json(&wire).to_text();
+        let text = serde_json::to_string(&wire).unwrap();
         let reread: Value = serde_json::from_str(&text).unwrap();
         prop_assert!(json_close(&reread, &expected), "{} vs {}", reread, expected);
         // Within each measurement, `key` comes first, then the fields in declaration order,
         // and `old` before `new`.
         for item in &wire {
-            let text = item.to_json().to_text();
+            let text = serde_json::to_string(item).unwrap();
             let keys = ordered_keys(&text);
-            let value = item.to_json().to_serde();
+            let value = wire_of(item);
             let expected_keys: Vec<&str> = match value["key"].as_str().unwrap() {
                 "consistent" if value.get("samplingRatio").is_some() => vec!["key", "value", "samplingRatio"],
                 "consistent" => vec!["key", "value"],
@@ -459,7 +466,7 @@ proptest! {
     #[test]
     fn ratios_serialize_as_numbers_and_never_panic(r in junk_f64()) {
         let consistent = Measurement::Consistent { value: true, sampling_ratio: Some(Ratio(r)) };
-        let text = consistent.to_json().get("samplingRatio").unwrap().to_text();
+        let text = serde_json::to_value(&consistent).unwrap()["samplingRatio"].to_string();
         let reread: Value = serde_json::from_str(&text).unwrap();
         prop_assert!(json_close(&reread, &ratio_json(r)), "{} vs {}", reread, ratio_json(r));
         prop_assert_eq!(Ratio(r).is_one(), r == 1.0);
@@ -493,7 +500,7 @@ fn step() -> impl Strategy<Value = Step> {
     ]
 }
 
-fn evaluation() -> impl Strategy<Value = Evaluation> {
+fn evaluation() -> impl Strategy<Value = Evaluation<TestValue>> {
     (
         stage(),
         stage(),
@@ -506,7 +513,7 @@ fn evaluation() -> impl Strategy<Value = Evaluation> {
         .prop_map(|(value, default, reason, variation, version, check_ratio, sampling_ratio)| Evaluation {
             value,
             default,
-            reason: reason.map(|r| Json::from_serde(&r)),
+            reason: reason.map(|r| Reason::Given(TestValue::Json(r))),
             variation,
             version,
             check_ratio,
@@ -545,7 +552,9 @@ impl TrackerModel {
         match step {
             Step::Op(op) => self.operation = Some(*op),
             Step::Invoked(o) => self.invoked[o.index()] = true,
-            Step::Latency(o, ms) => self.latency[o.index()] = Some(*ms),
+            // The tracker refuses (and does not record) a latency that is not finite and ≥ 0.
+            Step::Latency(o, ms) if ms.is_finite() && *ms >= 0.0 => self.latency[o.index()] = Some(*ms),
+            Step::Latency(..) => {}
             Step::Error(o) => self.error[o.index()] = true,
             Step::Check(answer) => {
                 if let (true, Ok(v)) = (samples_with_zero_random(check_ratio), answer) {
@@ -625,7 +634,10 @@ proptest! {
             match s {
                 Step::Op(op) => tracker.operation(*op),
                 Step::Invoked(o) => tracker.invoked(*o),
-                Step::Latency(o, ms) => tracker.latency(*o, *ms),
+                Step::Latency(o, ms) => {
+                    let refused = tracker.latency(*o, *ms).is_err();
+                    prop_assert_eq!(refused, !(ms.is_finite() && *ms >= 0.0), "latency {}", ms);
+                }
                 Step::Error(o) => tracker.error(*o),
                 Step::Check(answer) => {
                     let answer = answer.clone().map_err(TestValue::Text);
@@ -643,11 +655,11 @@ proptest! {
             (Some(want), Ok(event)) => return Err(TestCaseError::fail(format!("expected {want:?}, got {event:?}"))),
             (None, Err(got)) => return Err(TestCaseError::fail(format!("expected an event, got {got}"))),
             (None, Ok(event)) => {
-                let value = event.to_json().to_serde();
+                let value = wire_of(&event);
                 let TestValue::Json(context_json) = &context else { unreachable!() };
                 let mut evaluation = json!({"key": key, "value": eval.value.as_str(), "default": eval.default.as_str()});
                 if let Some(reason) = &eval.reason {
-                    evaluation["reason"] = reason.to_serde();
+                    evaluation["reason"] = wire_of(reason);
                 }
                 if let Some(variation) = eval.variation {
                     evaluation["variation"] = json!(variation);
@@ -667,7 +679,7 @@ proptest! {
                     expected["samplingRatio"] = ratio_json(eval.sampling_ratio);
                 }
                 prop_assert_eq!(value, expected.clone());
-                let text = event.to_json().to_text();
+                let text = serde_json::to_string(&event).unwrap();
                 let reread: Value = serde_json::from_str(&text).unwrap();
                 prop_assert!(json_close(&reread, &expected), "{} vs {}", reread, expected);
                 let mut top = vec!["kind", "creationDate", "operation", "context", "evaluation"];
@@ -871,7 +883,7 @@ proptest! {
                 }
             }
         }
-        let snapshot = stats.snapshot().to_json().to_serde();
+        let snapshot = serde_json::to_value(stats.snapshot()).unwrap();
         for (op, name) in [(0, "read"), (1, "write")] {
             let s = &snapshot[name];
             prop_assert_eq!(&s["count"], &json!(completed[op].iter().sum::<u64>()));

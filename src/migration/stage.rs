@@ -154,6 +154,19 @@ impl ExecutionOrder {
     }
 }
 
+/// Stages, origins and operations are written as their names.
+macro_rules! serialize_as_name {
+    ($($t:ty),*) => {$(
+        impl serde::Serialize for $t {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.as_str())
+            }
+        }
+    )*};
+}
+
+serialize_as_name!(Stage, Origin, Operation);
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,6 +1,10 @@
 //! Running in-process statistics of a migrator, independent of event sampling (API §1).
+//!
+//! The snapshot's serde form is the plain object `stats()` returns: field order and names as
+//! API §1 shows them, `latencyMs` null before the first call, stages never seen left out.
 
-use crate::json::Json;
+use serde::ser::{SerializeMap, Serializer};
+use serde::Serialize;
 
 use super::histogram::{Histogram, LatencySummary};
 use super::stage::{Operation, Origin, Stage};
@@ -72,13 +76,14 @@ impl MigrationStats {
 }
 
 /// The plain shape `stats()` returns.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct StatsSnapshot {
     pub read: OperationSnapshot,
     pub write: OperationSnapshot,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct OperationSnapshot {
     pub count: u64,
     pub by_stage: StageCounts,
@@ -91,75 +96,42 @@ pub struct OperationSnapshot {
 #[derive(Clone, Debug, PartialEq)]
 pub struct StageCounts(pub [u64; 6]);
 
-impl StageCounts {
-    fn to_json(&self) -> Json {
-        Stage::ALL
-            .iter()
-            .zip(self.0.iter())
-            .fold(Json::object(), |o, (stage, n)| o.with_some(stage.as_str(), (*n > 0).then_some(*n)))
+impl Serialize for StageCounts {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let seen = self.0.iter().filter(|n| **n > 0).count();
+        let mut map = serializer.serialize_map(Some(seen))?;
+        for (stage, n) in Stage::ALL.iter().zip(self.0.iter()) {
+            if *n > 0 {
+                map.serialize_entry(stage.as_str(), n)?;
+            }
+        }
+        map.end()
     }
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct OriginSnapshot {
     pub invoked: u64,
     pub errors: u64,
     pub timeouts: u64,
+    /// `null` until the origin was called.
     pub latency_ms: Option<LatencySummary>,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ConsistencySnapshot {
     pub checked: u64,
     pub consistent: u64,
 }
 
-impl StatsSnapshot {
-    /// The plain object `stats()` returns.
-    pub fn to_json(&self) -> Json {
-        Json::object().with("read", self.read.to_json()).with("write", self.write.to_json())
-    }
-}
-
 impl OriginSnapshot {
-    fn to_json(&self) -> Json {
-        let latency = match &self.latency_ms {
-            Some(l) => Json::object()
-                .with("count", l.count)
-                .with("mean", l.mean)
-                .with("p50", l.p50)
-                .with("p90", l.p90)
-                .with("p99", l.p99)
-                .with("max", l.max),
-            None => Json::Null,
-        };
-        Json::object()
-            .with("invoked", self.invoked)
-            .with("errors", self.errors)
-            .with("timeouts", self.timeouts)
-            .with("latencyMs", latency)
-    }
-
     fn of(c: &OriginCounters) -> Self {
         OriginSnapshot { invoked: c.invoked, errors: c.errors, timeouts: c.timeouts, latency_ms: c.latency.summary() }
     }
 }
 
 impl OperationSnapshot {
-    fn to_json(&self) -> Json {
-        Json::object()
-            .with("count", self.count)
-            .with("byStage", self.by_stage.to_json())
-            .with("old", self.old.to_json())
-            .with("new", self.new.to_json())
-            .with(
-                "consistency",
-                Json::object()
-                    .with("checked", self.consistency.checked)
-                    .with("consistent", self.consistency.consistent),
-            )
-    }
-
     fn of(c: &OperationCounters) -> Self {
         let [old, new] = &c.origins;
         OperationSnapshot {
@@ -169,5 +141,28 @@ impl OperationSnapshot {
             new: OriginSnapshot::of(new),
             consistency: ConsistencySnapshot { checked: c.checked, consistent: c.consistent },
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn the_snapshot_serializes_as_stats_returns_it() {
+        let mut stats = MigrationStats::default();
+        stats.record_call(Operation::Read, Origin::Old, CallRecord { latency_ms: 2.0, failed: true, timed_out: false });
+        stats.record_completed(Operation::Read, Stage::Shadow);
+        stats.record_check(true);
+        let value = serde_json::to_value(stats.snapshot()).unwrap();
+        let text = serde_json::to_string(&stats.snapshot()).unwrap();
+        assert!(text.starts_with(r#"{"read":{"count":1,"byStage":{"shadow":1},"old":{"invoked":1,"errors":1,"timeouts":0,"latencyMs":{"count":1,"#), "{text}");
+        assert_eq!(value["read"]["new"], json!({"invoked": 0, "errors": 0, "timeouts": 0, "latencyMs": null}));
+        assert_eq!(value["read"]["consistency"], json!({"checked": 1, "consistent": 1}));
+        assert_eq!(value["write"]["byStage"], json!({}));
+        let at = |key: &str| text.find(&format!("\"{key}\":")).unwrap();
+        let order = ["count", "mean", "p50", "p90", "p99", "max"].map(at);
+        assert!(order.windows(2).all(|w| w[0] < w[1]), "{text}");
     }
 }

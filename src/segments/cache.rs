@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use futures::future::LocalBoxFuture;
 
-use crate::shared_future::SharedFuture;
+use crate::util::shared_future::SharedFuture;
 
 /// "No node": the end of the recency list.
 const NIL: usize = usize::MAX;

@@ -44,7 +44,7 @@ pub struct InvalidGeneration(pub f64);
 
 impl std::fmt::Display for InvalidGeneration {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "bigSegmentRef: generation must be a non-negative integer, got {}", crate::text::number(self.0))
+        write!(f, "bigSegmentRef: generation must be a non-negative integer, got {}", crate::util::text::number(self.0))
     }
 }
 

@@ -18,7 +18,7 @@ use super::config::{BigSegmentsConfig, ConfigError};
 use super::status::{BigSegmentStoreStatus, StatusProvider};
 use super::store::BigSegmentStore;
 use crate::host::{BackgroundInterval, Host};
-use crate::shared_future::SharedFuture;
+use crate::util::shared_future::SharedFuture;
 
 /// Running counts, for demos and benchmarks; serialized (camelCase keys) as the snapshot hosts
 /// hand out.
@@ -98,7 +98,7 @@ pub(super) fn with_timeout<T: 'static>(
 }
 
 pub(super) fn timed_out(timeout_ms: f64) -> String {
-    format!("timed out after {} ms", crate::text::number(timeout_ms))
+    format!("timed out after {} ms", crate::util::text::number(timeout_ms))
 }
 
 impl<S: BigSegmentStore + 'static> BigSegmentStoreManager<S> {

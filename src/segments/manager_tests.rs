@@ -24,9 +24,6 @@ impl HostValue for TestError {
     fn describe(&self) -> String {
         self.0.clone()
     }
-    fn to_json(&self) -> Option<crate::json::Json> {
-        None
-    }
 }
 
 type Members = BTreeMap<String, bool>;

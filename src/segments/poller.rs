@@ -11,7 +11,7 @@ use super::manager::{timed_out, with_timeout, BigSegmentStoreManager, Inner};
 use super::status::BigSegmentStoreStatus;
 use super::store::BigSegmentStore;
 use crate::host::HostValue;
-use crate::shared_future::SharedFuture;
+use crate::util::shared_future::SharedFuture;
 
 /// What the background interval calls: a poll, unless the manager is gone, closed, or already
 /// polling. Holds the manager weakly, so the interval never keeps it alive.

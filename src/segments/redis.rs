@@ -32,7 +32,7 @@ impl RedisReply {
     pub fn describe(&self) -> String {
         match self {
             RedisReply::Nil => "nil".into(),
-            RedisReply::Text(t) => crate::text::quoted(t),
+            RedisReply::Text(t) => crate::util::text::quoted(t),
             RedisReply::Integer(n) => n.to_string(),
             RedisReply::Array(items) => format!("an array of {}", items.len()),
             RedisReply::Other(o) => o.clone(),
@@ -95,7 +95,7 @@ pub fn parse_synchronized_on(reply: &RedisReply) -> Result<Option<f64>, String> 
     }
     text.parse::<i64>()
         .map(|n| Some(n as f64))
-        .map_err(|_| format!("big_segments_synchronized_on is not a number: {}", crate::text::quoted(text)))
+        .map_err(|_| format!("big_segments_synchronized_on is not a number: {}", crate::util::text::quoted(text)))
 }
 
 /// The members of a SET reply. `which` names the set (`include`/`exclude`) in errors; the key

@@ -273,3 +273,46 @@ for (const [name, make] of Object.entries(VALID_CONTEXTS)) {
     await assertCrossesByReference(make());
   });
 }
+
+// ---- the evaluation reason crosses by reference too ----
+
+test("the flag's reason object is the event's evaluation.reason (===), never read or copied", T, async () => {
+  const events = [];
+  let reads = 0;
+  // A reason whose attributes count every read: cutover must not look inside it.
+  const reason = new Proxy({ kind: 'RULE_MATCH', ruleIndex: 2 }, {
+    get(target, name) {
+      reads++;
+      return target[name];
+    },
+    ownKeys(target) {
+      reads++;
+      return Reflect.ownKeys(target);
+    },
+  });
+  const client = {
+    migrationVariation: () => ({ value: 'live', reason, variationIndex: 3 }),
+    trackMigrationOp: (event) => events.push(event),
+  };
+  const migrator = new MigratorBuilder(client).read(() => 'o', () => 'n').write(() => 'o', () => 'n').build();
+  const r = await migrator.read('flag', { kind: 'user', key: 'u' }, 'off');
+  assert.equal(r.value, 'n');
+  assert.equal(events.length, 1);
+  assert.ok(events[0].evaluation.reason === reason, 'the reason is the flag client\'s own object');
+  assert.equal(reads, 0, 'no attribute of the reason was read');
+  assert.deepEqual(events[0].evaluation, { key: 'flag', value: 'live', default: 'off', reason, variation: 3 });
+});
+
+test("cutover's own error reason when the flag serves a non-stage value", T, async () => {
+  const events = [];
+  const client = {
+    migrationVariation: () => ({ value: 'sideways', reason: { kind: 'FALLTHROUGH' } }),
+    trackMigrationOp: (event) => events.push(event),
+  };
+  const migrator = new MigratorBuilder(client, { logger: makeLogger().logger })
+    .read(() => 'o', () => 'n')
+    .write(() => 'o', () => 'n')
+    .build();
+  await migrator.read('flag', { kind: 'user', key: 'u' }, 'shadow');
+  assert.deepEqual(events[0].evaluation.reason, { kind: 'ERROR', errorKind: 'WRONG_TYPE' });
+});

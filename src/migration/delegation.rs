@@ -5,9 +5,9 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 use super::event::MigrationOpEvent;
-use super::migrator::Comparison;
+use super::op_tracker::OpTracker;
+use super::origin::Comparison;
 use super::stage::{Operation, Origin};
-use super::tracker::OpTracker;
 use crate::host::{Host, HostValue};
 
 /// The flag system's tracker (LaunchDarkly's `LDMigrationTracker` shape). Every method may fail
@@ -89,7 +89,11 @@ impl<V: HostValue> Tracking<V> {
 
     pub fn latency(&mut self, host: &Host, origin: Origin, ms: f64) {
         match self {
-            Tracking::Own(t) => t.latency(origin, ms),
+            // A latency the host measured is finite and ≥ 0; one that is not (a clock that went
+            // back) is dropped, as `OpTracker::latency` refuses it.
+            Tracking::Own(t) => {
+                let _ = t.latency(origin, ms);
+            }
             Tracking::External(t) => Self::guard(host, "latency", t.latency(origin, ms)),
         }
     }
@@ -101,7 +105,7 @@ impl<V: HostValue> Tracking<V> {
             Tracking::Own(t) => {
                 t.invoked(origin);
                 if let Some(ms) = latency_ms {
-                    t.latency(origin, ms);
+                    let _ = t.latency(origin, ms);
                 }
                 if failed {
                     t.error(origin);

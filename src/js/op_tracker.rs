@@ -1,4 +1,5 @@
-//! `OpTracker` for JavaScript, and the exported `migrationVariation`.
+//! `OpTracker` for JavaScript (arguments checked for their JavaScript type here, the rest by
+//! the core), and the exported `migrationVariation`, which hands one out.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -10,9 +11,10 @@ use wasm_bindgen::JsCast;
 use super::client::{served_from, JsClient};
 use super::event::event_object;
 use super::host::js_host;
-use super::migration::{default_stage as parse_default_stage, stage_arg};
 use super::promise::complete;
-use super::value::{flag_key_text, got, intern, range_error, set, type_error};
+use super::stage::{default_stage as parse_default_stage, stage_arg};
+use super::value::{flag_key_text, got, intern, set};
+use crate::error::Error;
 use crate::host::Host;
 use crate::migration::client::migration_variation as evaluate;
 use crate::migration::{OpTracker, Operation, Origin, Tracking};
@@ -23,11 +25,18 @@ pub struct WasmOpTracker {
     host: Host,
 }
 
-fn origin_arg(value: &JsValue) -> Result<Origin, JsValue> {
+impl WasmOpTracker {
+    /// A tracker over a core one (what `migrationVariation` hands out).
+    pub fn wrap(inner: OpTracker<JsValue>, host: Host) -> Self {
+        WasmOpTracker { inner: RefCell::new(inner), host }
+    }
+}
+
+fn origin_arg(value: &JsValue) -> Result<Origin, Error> {
     value
         .as_string()
         .and_then(|s| Origin::parse(&s))
-        .ok_or_else(|| type_error(&format!("origin must be 'old' or 'new', {}", got(value))))
+        .ok_or_else(|| Error::Type(format!("origin must be 'old' or 'new', {}", got(value))))
 }
 
 #[wasm_bindgen]
@@ -41,7 +50,7 @@ impl WasmOpTracker {
     ) -> Result<WasmOpTracker, JsValue> {
         let flag_key = flag_key_text(&flag_key)?;
         if !evaluation.is_object() {
-            return Err(type_error(&format!("evaluation must be an object, {}", got(&evaluation))));
+            return Err(Error::Type(format!("evaluation must be an object, {}", got(&evaluation))).into());
         }
         let default = stage_arg(&default_stage, "defaultStage")?;
         let value = stage_arg(&super::value::get(&evaluation, "value"), "evaluation.value")?;
@@ -56,7 +65,7 @@ impl WasmOpTracker {
         let op = op
             .as_string()
             .and_then(|s| Operation::parse(&s))
-            .ok_or_else(|| type_error(&format!("operation must be 'read' or 'write', {}", got(&op))))?;
+            .ok_or_else(|| Error::Type(format!("operation must be 'read' or 'write', {}", got(&op))))?;
         self.inner.borrow_mut().operation(op);
         Ok(())
     }
@@ -75,15 +84,8 @@ impl WasmOpTracker {
 
     pub fn latency(&self, origin: JsValue, ms: JsValue) -> Result<(), JsValue> {
         let origin = origin_arg(&origin)?;
-        let ms = ms.as_f64().ok_or_else(|| type_error(&format!("latency: ms must be a number, {}", got(&ms))))?;
-        if !(ms.is_finite() && ms >= 0.0) {
-            return Err(range_error(&format!(
-                "latency: ms must be a finite number ≥ 0, got {}",
-                crate::text::number(ms)
-            )));
-        }
-        self.inner.borrow_mut().latency(origin, ms);
-        Ok(())
+        let ms = ms.as_f64().ok_or_else(|| Error::Type(format!("latency: ms must be a number, {}", got(&ms))))?;
+        Ok(self.inner.borrow_mut().latency(origin, ms)?)
     }
 
     /// Runs `check` when the checkRatio sampler picks it. The tracker is not borrowed while
@@ -91,7 +93,7 @@ impl WasmOpTracker {
     pub fn consistent(&self, check: JsValue) -> Result<(), JsValue> {
         let check = check
             .dyn_into::<Function>()
-            .map_err(|v| type_error(&format!("consistent: check must be a function, {}", got(&v))))?;
+            .map_err(|v| Error::Type(format!("consistent: check must be a function, {}", got(&v))))?;
         if !self.inner.borrow().samples_check(&self.host) {
             return Ok(());
         }
@@ -102,10 +104,7 @@ impl WasmOpTracker {
 
     pub fn build(&self) -> Result<JsValue, JsValue> {
         let event = self.inner.borrow().build(self.host.clock.epoch_ms());
-        match event {
-            Ok(event) => Ok(event_object(&event)),
-            Err(e) => Err(js_sys::Error::new(&e.to_string()).into()),
-        }
+        Ok(event_object(&event.map_err(Error::from)?))
     }
 }
 
@@ -133,7 +132,7 @@ pub fn migration_variation(
             let evaluated = evaluate(client, &host, &flag_key, context, &default).await;
             let (stage, tracking) = (evaluated.stage, evaluated.tracking);
             let tracker: JsValue = match tracking {
-                Tracking::Own(inner) => WasmOpTracker { inner: RefCell::new(inner), host }.into(),
+                Tracking::Own(inner) => WasmOpTracker::wrap(inner, host).into(),
                 Tracking::External(t) => t.handle(),
             };
             let out = Object::new();

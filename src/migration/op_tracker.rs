@@ -1,20 +1,19 @@
 //! `OpTracker`: cutover's own recorder of one migration operation, and `build()` with the
 //! exact validation order of SPEC A5.
 
-use std::fmt;
-
 use super::context::is_valid;
-use super::event::{EvaluationDetail, Measurements, MigrationOpEvent, Ratio};
+use super::event::{CheckRatioOnWire, EvaluationDetail, Measurements, MigrationOpEvent, Ratio};
+use super::reason::Reason;
 use super::stage::{Operation, Origin, Stage};
+use crate::error::{BuildError, Error};
 use crate::host::{Host, HostValue};
-use crate::json::Json;
 
 /// What the flag system served for one context, as the tracker keeps it.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Evaluation {
+pub struct Evaluation<V> {
     pub value: Stage,
     pub default: Stage,
-    pub reason: Option<Json>,
+    pub reason: Option<Reason<V>>,
     pub variation: Option<i64>,
     pub version: Option<i64>,
     /// 1-in-N consistency sampling (`migration.checkRatio`); 1 when the flag has none.
@@ -23,7 +22,7 @@ pub struct Evaluation {
     pub sampling_ratio: f64,
 }
 
-impl Evaluation {
+impl<V> Evaluation<V> {
     /// An evaluation that served `stage` with nothing else known.
     pub fn plain(value: Stage, default: Stage) -> Self {
         Evaluation {
@@ -38,54 +37,37 @@ impl Evaluation {
     }
 }
 
-/// Why `build()` refused to make an event. `Display` gives the exact message.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BuildError {
-    OperationNotProvided,
-    EmptyKey,
-    NoOriginsInvoked,
-    InvalidContext,
-    LatencyWithoutInvocation(Origin),
-    ErrorWithoutInvocation(Origin),
-    ConsistencyWithoutBothInvocations,
-}
-
-impl fmt::Display for BuildError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            BuildError::OperationNotProvided => f.write_str("operation not provided"),
-            BuildError::EmptyKey => f.write_str("migration operation cannot contain an empty key"),
-            BuildError::NoOriginsInvoked => f.write_str("no origins were invoked"),
-            BuildError::InvalidContext => f.write_str("provided context was invalid"),
-            BuildError::LatencyWithoutInvocation(o) => {
-                write!(f, "provided latency for origin '{}' without recording invocation", o.as_str())
-            }
-            BuildError::ErrorWithoutInvocation(o) => {
-                write!(f, "provided error for origin '{}' without recording invocation", o.as_str())
-            }
-            BuildError::ConsistencyWithoutBothInvocations => {
-                f.write_str("provided consistency without recording both invocations")
-            }
-        }
-    }
-}
-
 /// Records the measurements of one operation and turns them into a `migration_op` event.
 pub struct OpTracker<V> {
     flag_key: std::rc::Rc<str>,
     context: V,
-    evaluation: Evaluation,
+    evaluation: Evaluation<V>,
     operation: Option<Operation>,
     measurements: Measurements,
+    check_ratio_on_wire: CheckRatioOnWire,
 }
 
 impl<V: HostValue> OpTracker<V> {
-    pub fn new(flag_key: impl Into<std::rc::Rc<str>>, context: V, evaluation: Evaluation) -> Self {
+    pub fn new(flag_key: impl Into<std::rc::Rc<str>>, context: V, evaluation: Evaluation<V>) -> Self {
         let flag_key = flag_key.into();
-        OpTracker { flag_key, context, evaluation, operation: None, measurements: Measurements::default() }
+        OpTracker {
+            flag_key,
+            context,
+            evaluation,
+            operation: None,
+            measurements: Measurements::default(),
+            check_ratio_on_wire: CheckRatioOnWire::default(),
+        }
     }
 
-    pub fn evaluation(&self) -> &Evaluation {
+    /// This tracker, writing a check ratio of 1 in its event as `rule` says (the client the
+    /// event goes to decides).
+    pub fn with_check_ratio_on_wire(mut self, rule: CheckRatioOnWire) -> Self {
+        self.check_ratio_on_wire = rule;
+        self
+    }
+
+    pub fn evaluation(&self) -> &Evaluation<V> {
         &self.evaluation
     }
 
@@ -105,11 +87,19 @@ impl<V: HostValue> OpTracker<V> {
         }
     }
 
-    /// Records the latest latency of `origin` in milliseconds.
-    pub fn latency(&mut self, origin: Origin, ms: f64) {
+    /// Records the latest latency of `origin` in milliseconds: a finite number ≥ 0 (anything
+    /// else is refused with a `RangeError` naming it, and nothing is recorded).
+    pub fn latency(&mut self, origin: Origin, ms: f64) -> Result<(), Error> {
+        if !(ms.is_finite() && ms >= 0.0) {
+            return Err(Error::Range(format!(
+                "latency: ms must be a finite number ≥ 0, got {}",
+                crate::util::text::number(ms)
+            )));
+        }
         if let Some(slot) = self.measurements.latency.get_mut(origin.index()) {
             *slot = Some(ms);
         }
+        Ok(())
     }
 
     /// Runs `check` if the 1-in-`checkRatio` sampler picks it and records its answer.
@@ -183,7 +173,7 @@ impl<V: HostValue> OpTracker<V> {
                 version: e.version,
             },
             sampling_ratio: Ratio(e.sampling_ratio),
-            measurements: m.to_wire(Ratio(e.check_ratio)),
+            measurements: m.to_wire_as(Ratio(e.check_ratio), self.check_ratio_on_wire),
         })
     }
 }
@@ -210,20 +200,20 @@ mod tests {
     #[test]
     fn build_errors_come_in_spec_order() {
         let mut t = tracker("", json!({}));
-        t.latency(Origin::New, 1.0);
+        t.latency(Origin::New, 1.0).unwrap();
         assert_eq!(err(&t), "operation not provided");
         t.operation(Operation::Read);
         assert_eq!(err(&t), "migration operation cannot contain an empty key");
         let mut t = tracker("k", json!({}));
         t.operation(Operation::Read);
-        t.latency(Origin::New, 1.0);
+        t.latency(Origin::New, 1.0).unwrap();
         assert_eq!(err(&t), "no origins were invoked");
         t.invoked(Origin::Old);
         assert_eq!(err(&t), "provided context was invalid");
         let mut t = tracker("k", json!({"key": "u"}));
         t.operation(Operation::Write);
         t.invoked(Origin::New);
-        t.latency(Origin::Old, 1.0);
+        t.latency(Origin::Old, 1.0).unwrap();
         t.error(Origin::Old);
         assert_eq!(err(&t), "provided latency for origin 'old' without recording invocation");
         let mut t = tracker("k", json!({"key": "u"}));
@@ -274,19 +264,37 @@ mod tests {
         let mut e = Evaluation::plain(Stage::Live, Stage::Off);
         e.variation = Some(3);
         e.version = Some(9);
-        e.reason = Some(Json::from_serde(&json!({"kind": "RULE_MATCH", "ruleIndex": 0})));
+        e.reason = Some(Reason::Given(TestValue::Json(json!({"kind": "RULE_MATCH", "ruleIndex": 0}))));
         e.sampling_ratio = 1.0;
         let mut t = OpTracker::new("mig", TestValue::Json(json!({"kind": "user", "key": "u1"})), e);
         t.operation(Operation::Write);
         t.invoked(Origin::New);
-        t.latency(Origin::New, 1.5);
+        t.latency(Origin::New, 1.5).unwrap();
         let event = t.build(1_700_000_000_123.7).unwrap();
         assert_eq!(
-            event.to_json().to_serde(),
+            crate::testing::wire(&event),
             json!({"kind":"migration_op","creationDate":1700000000123_u64,"operation":"write",
                 "context":{"kind":"user","key":"u1"},
                 "evaluation":{"key":"mig","value":"live","default":"off","reason":{"kind":"RULE_MATCH","ruleIndex":0},"variation":3,"version":9},
                 "measurements":[{"key":"invoked","values":{"new":true}},{"key":"latency_ms","values":{"new":1.5}}]})
         );
+    }
+
+    #[test]
+    fn latency_must_be_finite_and_not_negative() {
+        let mut t = tracker("k", json!({"key": "u"}));
+        for (bad, shown) in [(-1.0, "-1"), (f64::NAN, "NaN"), (f64::INFINITY, "Infinity"), (-0.5, "-0.5")] {
+            let e = t.latency(Origin::Old, bad).unwrap_err();
+            assert_eq!(e.class(), crate::error::ErrorClass::Range);
+            assert_eq!(e.to_string(), format!("latency: ms must be a finite number ≥ 0, got {shown}"));
+        }
+        t.latency(Origin::Old, 0.0).unwrap();
+        t.operation(Operation::Read);
+        // Nothing refused was recorded: only the 0 is, and it needs an invocation.
+        assert_eq!(err(&t), "no origins were invoked");
+        t.invoked(Origin::Old);
+        let event = t.build(0.0).unwrap();
+        assert!(event.measurements.iter().any(|m| matches!(m,
+            crate::migration::event::Measurement::Latency { values } if values.old == Some(0.0) && values.new.is_none())));
     }
 }

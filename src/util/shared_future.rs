@@ -5,7 +5,7 @@
 //! - Measured (issue 12): with `Shared` in `segments/cache.rs` and the manager, the package
 //!   tests of Big Segments trap (`RuntimeError: unreachable`) at the first shared store query.
 //!   `Shared`'s notifier wakes its waiters while it holds its waker-list `Mutex`
-//!   (`Notifier::wake_by_ref`); `crate::task` polls a woken task inside the wake (that keeps
+//!   (`Notifier::wake_by_ref`); `crate::util::task` polls a woken task inside the wake (that keeps
 //!   every task in its caller's async context), so the woken task polls the `Shared` again and
 //!   locks that `Mutex` a second time — on wasm32 without threads std's `Mutex` panics on a
 //!   recursive lock (natively it would deadlock). This type takes the wakers out before waking.
@@ -144,13 +144,13 @@ mod tests {
 
     #[test]
     fn waiters_polled_inside_the_wake_all_get_the_output() {
-        // `crate::task` polls a woken task inside the wake, as in the JavaScript host.
+        // `crate::util::task` polls a woken task inside the wake, as in the JavaScript host.
         let (tx, rx) = oneshot::channel::<u32>();
         let shared = SharedFuture::new(async move { rx.await.unwrap_or(0) });
         let got = Rc::new(RefCell::new(Vec::new()));
         for _ in 0..3 {
             let (s, got) = (shared.clone(), got.clone());
-            crate::task::spawn(async move {
+            crate::util::task::spawn(async move {
                 let v = s.await;
                 got.borrow_mut().push(v);
             });

@@ -1,0 +1,143 @@
+//! The core's one error type. Every refusal the core makes is data of this type; the bindings
+//! turn it into a JavaScript error in one place (`js/error.rs`), choosing the class by
+//! [`Error::class`]. `Display` gives the exact message (tests and callers assert it).
+//!
+//! Room for more: the Big Segments options error joins as one more variant (its own kind
+//! decides its class), without a second conversion in the bindings.
+
+use std::fmt;
+
+use crate::migration::Origin;
+
+/// Which kind of JavaScript error an [`Error`] becomes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorClass {
+    /// `TypeError`: a value of the wrong kind.
+    Type,
+    /// `RangeError`: the right kind, outside the allowed range.
+    Range,
+    /// A plain `Error`.
+    Plain,
+    /// `MigratorConfigError` (the facade's class; the bindings throw a plain `Error` with the
+    /// message, which the facade rethrows as its own class).
+    MigratorConfig,
+}
+
+/// Everything the core refuses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Error {
+    /// A bad argument of the wrong kind; the message names it.
+    Type(String),
+    /// A bad argument of the right kind, outside the allowed range; the message names it.
+    Range(String),
+    /// `build()` was called before the migrator's configuration was complete.
+    MigratorConfig(MigratorConfigError),
+    /// An `OpTracker` refused to make an event.
+    Build(BuildError),
+}
+
+impl Error {
+    pub fn class(&self) -> ErrorClass {
+        match self {
+            Error::Type(_) => ErrorClass::Type,
+            Error::Range(_) => ErrorClass::Range,
+            Error::MigratorConfig(_) => ErrorClass::MigratorConfig,
+            Error::Build(_) => ErrorClass::Plain,
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Type(m) | Error::Range(m) => f.write_str(m),
+            Error::MigratorConfig(e) => e.fmt(f),
+            Error::Build(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<MigratorConfigError> for Error {
+    fn from(e: MigratorConfigError) -> Self {
+        Error::MigratorConfig(e)
+    }
+}
+
+impl From<BuildError> for Error {
+    fn from(e: BuildError) -> Self {
+        Error::Build(e)
+    }
+}
+
+/// What `build()` found missing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MigratorConfigError {
+    ReadNotProvided,
+    WriteNotProvided,
+}
+
+impl fmt::Display for MigratorConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            MigratorConfigError::ReadNotProvided => "read configuration not provided",
+            MigratorConfigError::WriteNotProvided => "write configuration not provided",
+        })
+    }
+}
+
+/// Why an `OpTracker` refused to make an event (SPEC A5, in its order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BuildError {
+    OperationNotProvided,
+    EmptyKey,
+    NoOriginsInvoked,
+    InvalidContext,
+    LatencyWithoutInvocation(Origin),
+    ErrorWithoutInvocation(Origin),
+    ConsistencyWithoutBothInvocations,
+}
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BuildError::OperationNotProvided => f.write_str("operation not provided"),
+            BuildError::EmptyKey => f.write_str("migration operation cannot contain an empty key"),
+            BuildError::NoOriginsInvoked => f.write_str("no origins were invoked"),
+            BuildError::InvalidContext => f.write_str("provided context was invalid"),
+            BuildError::LatencyWithoutInvocation(o) => {
+                write!(f, "provided latency for origin '{}' without recording invocation", o.as_str())
+            }
+            BuildError::ErrorWithoutInvocation(o) => {
+                write!(f, "provided error for origin '{}' without recording invocation", o.as_str())
+            }
+            BuildError::ConsistencyWithoutBothInvocations => {
+                f.write_str("provided consistency without recording both invocations")
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_error_names_its_class_and_keeps_its_message() {
+        let cases = [
+            (Error::Type("x must be a string".into()), ErrorClass::Type, "x must be a string"),
+            (Error::Range("ms must be ≥ 0".into()), ErrorClass::Range, "ms must be ≥ 0"),
+            (
+                MigratorConfigError::WriteNotProvided.into(),
+                ErrorClass::MigratorConfig,
+                "write configuration not provided",
+            ),
+            (BuildError::EmptyKey.into(), ErrorClass::Plain, "migration operation cannot contain an empty key"),
+        ];
+        for (error, class, message) in cases {
+            assert_eq!(error.class(), class);
+            assert_eq!(error.to_string(), message);
+        }
+    }
+}

@@ -1,0 +1,104 @@
+//! `MigratorBuilder` for JavaScript: arguments checked for their JavaScript type here, their
+//! values by the core.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use wasm_bindgen::prelude::*;
+
+use super::client::JsClient;
+use super::host::js_host;
+use super::migrator::WasmMigrator;
+use super::origin::{function, JsComparison, JsOrigin};
+use super::signal::{AbortController, AbortSignal};
+use super::value::got;
+use crate::error::Error;
+use crate::host::Host;
+use crate::migration::{Comparison, MigratorBuilder, OriginFn, ReadOrigins, WriteOrigins};
+
+#[wasm_bindgen]
+pub struct WasmMigratorBuilder {
+    inner: RefCell<MigratorBuilder<JsValue>>,
+    client: Rc<JsClient>,
+    host: Host,
+    idle_signal: AbortSignal,
+}
+
+fn boolean(value: &JsValue, name: &str) -> Result<bool, Error> {
+    value.as_bool().ok_or_else(|| Error::Type(format!("{name} must be a boolean, {}", got(value))))
+}
+
+#[wasm_bindgen]
+impl WasmMigratorBuilder {
+    /// `check_ratio_always`: the client is the facade's LaunchDarkly adapter, whose events must
+    /// carry every check ratio (see `CheckRatioOnWire`).
+    #[wasm_bindgen(constructor)]
+    pub fn new(client: JsValue, logger: JsValue, check_ratio_always: bool) -> Result<WasmMigratorBuilder, JsValue> {
+        Ok(WasmMigratorBuilder {
+            inner: RefCell::new(MigratorBuilder::new()),
+            client: Rc::new(JsClient::from_js(&client)?.with_check_ratio_always(check_ratio_always)),
+            host: js_host(&logger)?,
+            idle_signal: AbortController::new().signal(),
+        })
+    }
+
+    #[wasm_bindgen(js_name = readExecutionOrder)]
+    pub fn read_execution_order(&self, order: JsValue) -> Result<(), JsValue> {
+        let text = order.as_string().ok_or_else(|| {
+            Error::Type(format!("readExecutionOrder: order must be 'serial', 'random' or 'parallel', {}", got(&order)))
+        })?;
+        Ok(self.inner.borrow_mut().read_execution_order(&text)?)
+    }
+
+    #[wasm_bindgen(js_name = trackLatency)]
+    pub fn track_latency(&self, enabled: JsValue) -> Result<(), JsValue> {
+        let enabled = boolean(&enabled, "trackLatency: enabled")?;
+        self.inner.borrow_mut().track_latency(enabled);
+        Ok(())
+    }
+
+    #[wasm_bindgen(js_name = trackErrors)]
+    pub fn track_errors(&self, enabled: JsValue) -> Result<(), JsValue> {
+        let enabled = boolean(&enabled, "trackErrors: enabled")?;
+        self.inner.borrow_mut().track_errors(enabled);
+        Ok(())
+    }
+
+    #[wasm_bindgen(js_name = originTimeout)]
+    pub fn origin_timeout(&self, ms: JsValue) -> Result<(), JsValue> {
+        let ms = ms
+            .as_f64()
+            .ok_or_else(|| Error::Type(format!("originTimeout: ms must be a number of milliseconds, {}", got(&ms))))?;
+        Ok(self.inner.borrow_mut().origin_timeout(ms)?)
+    }
+
+    fn origin(&self, value: &JsValue, name: &str) -> Result<Rc<dyn OriginFn<JsValue>>, Error> {
+        Ok(Rc::new(JsOrigin::new(function(value, name)?, self.idle_signal.clone())))
+    }
+
+    pub fn read(&self, old: JsValue, new: JsValue, comparison: JsValue) -> Result<(), JsValue> {
+        let old = self.origin(&old, "read: oldFn")?;
+        let new = self.origin(&new, "read: newFn")?;
+        let comparison: Option<Rc<dyn Comparison<JsValue>>> = if comparison.is_undefined() {
+            None
+        } else {
+            Some(Rc::new(JsComparison(function(&comparison, "read: comparison")?)))
+        };
+        self.inner.borrow_mut().read(ReadOrigins { old, new, comparison });
+        Ok(())
+    }
+
+    pub fn write(&self, old: JsValue, new: JsValue) -> Result<(), JsValue> {
+        let old = self.origin(&old, "write: oldFn")?;
+        let new = self.origin(&new, "write: newFn")?;
+        self.inner.borrow_mut().write(WriteOrigins { old, new });
+        Ok(())
+    }
+
+    /// Throws a plain Error carrying the exact config message; the facade rethrows it as
+    /// `MigratorConfigError`.
+    pub fn build(&self) -> Result<WasmMigrator, JsValue> {
+        let migrator = self.inner.borrow().build(self.client.clone(), self.host.clone())?;
+        Ok(WasmMigrator::new(migrator))
+    }
+}

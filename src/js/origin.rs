@@ -1,0 +1,149 @@
+//! Origins and comparisons for JavaScript: the caller's functions as the core's `OriginFn` and
+//! `Comparison`, called by the bridge.
+
+use futures::future::LocalBoxFuture;
+use futures::FutureExt;
+use js_sys::Function;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::bridge::{self, with, Bridge};
+use super::promise::Wait;
+use super::signal::{dom_exception, AbortController, AbortSignal};
+use super::value::{failure_brand, got};
+use crate::error::Error;
+use crate::migration::{CallControl, Comparison, OriginCall, OriginFn, Timed};
+
+#[wasm_bindgen]
+extern "C" {
+    /// Calls origin `f(payload, signal)` and reports to `settlePromise(id, ok, value, ms)` —
+    /// synchronously for a plain value or a throw, on settlement for a promise or thenable — with
+    /// the milliseconds from the call to its settlement; a `failure(error)` value reports
+    /// `(false, error)`.
+    #[wasm_bindgen(method, js_name = callOrigin)]
+    fn call_origin(this: &Bridge, f: &Function, payload: &JsValue, signal: &JsValue, id: u32);
+
+    /// `f(payload, signal)` then `g(payload, signal)`, each timed and failure-checked as
+    /// `callOrigin` does, reported together to `settleBoth(id, …)` once both settled.
+    #[wasm_bindgen(method, js_name = callBoth)]
+    fn call_both(this: &Bridge, f: &Function, g: &JsValue, payload: &JsValue, signal: &JsValue, id: u32);
+
+    /// `comparison(old, new)` as 1 (truthy) or 0; -1 when it threw (kept for `takeError`).
+    #[wasm_bindgen(method)]
+    fn compare(this: &Bridge, comparison: &Function, old: &JsValue, new: &JsValue) -> i32;
+}
+
+/// `value` as a function, or a TypeError naming it.
+pub fn function(value: &JsValue, name: &str) -> Result<Function, Error> {
+    value
+        .dyn_ref::<Function>()
+        .cloned()
+        .ok_or_else(|| Error::Type(format!("{name} must be a function, {}", got(value))))
+}
+
+/// Aborts the signal an origin was given.
+struct JsCallControl(Option<AbortController>);
+
+impl CallControl<JsValue> for JsCallControl {
+    fn time_out(&self, after_ms: f64) -> JsValue {
+        let message = format!("origin timed out after {} ms", crate::util::text::number(after_ms));
+        let error = dom_exception(&message, "TimeoutError");
+        if let Some(c) = &self.0 {
+            c.abort_with(&error);
+        }
+        error
+    }
+    fn abort(&self, reason: &JsValue) {
+        if let Some(c) = &self.0 {
+            c.abort_with(reason);
+        }
+    }
+}
+
+/// The control of a call that cannot be cancelled (no timeout, no caller signal): a
+/// zero-sized box, no allocation per call.
+struct NoControl;
+
+impl CallControl<JsValue> for NoControl {
+    fn time_out(&self, after_ms: f64) -> JsValue {
+        JsCallControl(None).time_out(after_ms)
+    }
+    fn abort(&self, _reason: &JsValue) {}
+}
+
+/// An origin function `(payload, signal) => value | Promise<value>`, called by the bridge, which
+/// times it where it settles and reads a `failure(error)` value as a failure.
+pub struct JsOrigin {
+    f: Function,
+    /// Given to calls that cannot be cancelled: never aborts, made once.
+    idle_signal: AbortSignal,
+}
+
+impl JsOrigin {
+    pub fn new(f: Function, idle_signal: AbortSignal) -> Self {
+        JsOrigin { f, idle_signal }
+    }
+}
+
+impl OriginFn<JsValue> for JsOrigin {
+    fn call(&self, payload: Option<&JsValue>, cancellable: bool) -> OriginCall<JsValue> {
+        let (signal, controller) = if cancellable {
+            let c = AbortController::new();
+            (c.signal(), Some(c))
+        } else {
+            (self.idle_signal.clone(), None)
+        };
+        let mut wait = Wait::new();
+        let none = JsValue::UNDEFINED;
+        with(|b| b.call_origin(&self.f, payload.unwrap_or(&none), &signal, wait.id()));
+        let outcome = match wait.take_now() {
+            Some((settled, ms)) => futures::future::ready((settled, Some(ms))).boxed_local(),
+            None => wait.map(|(settled, ms)| (settled, Some(ms))).boxed_local(),
+        };
+        let control: Box<dyn CallControl<JsValue>> = match controller {
+            Some(c) => Box::new(JsCallControl(Some(c))),
+            None => Box::new(NoControl),
+        };
+        OriginCall { outcome, control }
+    }
+    fn timed_by_host(&self) -> bool {
+        true
+    }
+    fn handle(&self) -> Option<&JsValue> {
+        Some(self.f.as_ref())
+    }
+    fn call_both(
+        &self,
+        other: &dyn OriginFn<JsValue>,
+        payload: Option<&JsValue>,
+    ) -> Option<LocalBoxFuture<'static, [Timed<JsValue>; 2]>> {
+        let other = other.handle()?;
+        let wait = Wait::new();
+        let none = JsValue::UNDEFINED;
+        with(|b| b.call_both(&self.f, other, payload.unwrap_or(&none), &self.idle_signal, wait.id()));
+        let timed = |(settled, ms): (Result<JsValue, JsValue>, f64)| (settled, Some(ms));
+        Some(wait.both().map(move |[first, second]| [timed(first), timed(second)]).boxed_local())
+    }
+}
+
+/// The caller's `comparison(old, new)`.
+pub struct JsComparison(pub Function);
+
+impl Comparison<JsValue> for JsComparison {
+    fn compare(&self, old: &JsValue, new: &JsValue) -> Result<bool, JsValue> {
+        match with(|b| b.compare(&self.0, old, new)) {
+            Some(-1) => Err(bridge::take_error()),
+            Some(answer) => Ok(answer == 1),
+            None => Ok(false),
+        }
+    }
+    fn handle(&self) -> Option<&JsValue> {
+        Some(self.0.as_ref())
+    }
+}
+
+/// The symbol `failure(error)` marks its result with.
+#[wasm_bindgen(js_name = failureBrand)]
+pub fn failure_brand_export() -> JsValue {
+    failure_brand()
+}
