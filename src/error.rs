@@ -1,9 +1,6 @@
 //! The core's one error type. Every refusal the core makes is data of this type; the bindings
 //! turn it into a JavaScript error in one place (`js/error.rs`), choosing the class by
 //! [`Error::class`]. `Display` gives the exact message (tests and callers assert it).
-//!
-//! Room for more: the Big Segments options error joins as one more variant (its own kind
-//! decides its class), without a second conversion in the bindings.
 
 use std::fmt;
 
@@ -34,6 +31,8 @@ pub enum Error {
     MigratorConfig(MigratorConfigError),
     /// An `OpTracker` refused to make an event.
     Build(BuildError),
+    /// A Big Segments option was refused; its kind decides the class.
+    Config(ConfigError),
 }
 
 impl Error {
@@ -43,6 +42,10 @@ impl Error {
             Error::Range(_) => ErrorClass::Range,
             Error::MigratorConfig(_) => ErrorClass::MigratorConfig,
             Error::Build(_) => ErrorClass::Plain,
+            Error::Config(e) => match e.kind {
+                ConfigErrorKind::Range => ErrorClass::Range,
+                ConfigErrorKind::Type => ErrorClass::Type,
+            },
         }
     }
 }
@@ -53,6 +56,7 @@ impl fmt::Display for Error {
             Error::Type(m) | Error::Range(m) => f.write_str(m),
             Error::MigratorConfig(e) => e.fmt(f),
             Error::Build(e) => e.fmt(f),
+            Error::Config(e) => e.fmt(f),
         }
     }
 }
@@ -62,6 +66,12 @@ impl std::error::Error for Error {}
 impl From<MigratorConfigError> for Error {
     fn from(e: MigratorConfigError) -> Self {
         Error::MigratorConfig(e)
+    }
+}
+
+impl From<ConfigError> for Error {
+    fn from(e: ConfigError) -> Self {
+        Error::Config(e)
     }
 }
 
@@ -119,6 +129,39 @@ impl fmt::Display for BuildError {
     }
 }
 
+/// Which JS error class a [`ConfigError`] becomes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConfigErrorKind {
+    /// `RangeError`: a number out of range (negative, NaN, infinite, non-integer size, …).
+    Range,
+    /// `TypeError`: not a number at all.
+    Type,
+}
+
+/// An invalid Big Segments option; `option` is the JS option name and `message` names it too.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfigError {
+    pub option: &'static str,
+    pub kind: ConfigErrorKind,
+    pub message: String,
+}
+
+impl ConfigError {
+    pub fn range(option: &'static str, requirement: &str) -> Self {
+        ConfigError { option, kind: ConfigErrorKind::Range, message: format!("{option} must be {requirement}") }
+    }
+    /// `<option> must be a number` (for the bindings when a value has the wrong JS type).
+    pub fn wrong_type(option: &'static str) -> Self {
+        ConfigError { option, kind: ConfigErrorKind::Type, message: format!("{option} must be a number") }
+    }
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -134,6 +177,12 @@ mod tests {
                 "write configuration not provided",
             ),
             (BuildError::EmptyKey.into(), ErrorClass::Plain, "migration operation cannot contain an empty key"),
+            (ConfigError::wrong_type("staleAfterMs").into(), ErrorClass::Type, "staleAfterMs must be a number"),
+            (
+                ConfigError::range("contextCacheSize", "a positive integer").into(),
+                ErrorClass::Range,
+                "contextCacheSize must be a positive integer",
+            ),
         ];
         for (error, class, message) in cases {
             assert_eq!(error.class(), class);

@@ -10,11 +10,11 @@ use wasm_bindgen::JsCast;
 use super::host::js_host;
 use super::promise::{complete, promise};
 use super::store::{answer_object, JsMembership, JsStore};
-use super::value::{get, got, range_error, string_arg, type_error};
+use super::value::{get, got, string_arg, type_error};
 use crate::host::HostValue;
 use crate::segments::{
-    BigSegmentStoreManager, BigSegmentStoreStatus, BigSegmentsConfig, BigSegmentsOptionValues, ConfigErrorKind,
-    ListenerId, Lookup, OptionValue,
+    BigSegmentStoreManager, BigSegmentStoreStatus, BigSegmentsConfig, BigSegmentsOptionValues, ListenerId, Lookup,
+    OptionValue,
 };
 
 /// One numeric option read by hand, not through `serde_wasm_bindgen::from_value` into the
@@ -82,13 +82,9 @@ impl WasmBigSegmentStoreManager {
             stale_after_ms: option_value(&options, BigSegmentsConfig::STALE_AFTER_MS),
             query_timeout_ms: option_value(&options, BigSegmentsConfig::QUERY_TIMEOUT_MS),
         };
-        let config_error = |e: crate::segments::ConfigError| match e.kind {
-            ConfigErrorKind::Range => range_error(&e.message),
-            ConfigErrorKind::Type => type_error(&e.message),
-        };
-        let config = BigSegmentsConfig::from_options(&values).map_err(config_error)?;
+        let config = BigSegmentsConfig::from_options(&values).map_err(crate::error::Error::from)?;
         let host = js_host(&get(&options, "logger"))?;
-        let inner = BigSegmentStoreManager::new(store, config, host).map_err(config_error)?;
+        let inner = BigSegmentStoreManager::new(store, config, host).map_err(crate::error::Error::from)?;
         Ok(WasmBigSegmentStoreManager { inner, last_key: Default::default() })
     }
 

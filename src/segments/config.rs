@@ -1,6 +1,6 @@
 //! Manager options (SPEC B1): defaults, ranges, and the errors that name the option.
 
-use std::fmt;
+pub use crate::error::{ConfigError, ConfigErrorKind};
 
 /// Manager options (SPEC B1). Durations are milliseconds.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -28,41 +28,6 @@ impl Default for BigSegmentsConfig {
         }
     }
 }
-
-/// Which JS error class a [`ConfigError`] maps to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ConfigErrorKind {
-    /// `RangeError`: a number out of range (negative, NaN, infinite, non-integer size, …).
-    Range,
-    /// `TypeError`: not a number at all.
-    Type,
-}
-
-/// An invalid option; `option` is the JS option name and `message` names it too.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ConfigError {
-    pub option: &'static str,
-    pub kind: ConfigErrorKind,
-    pub message: String,
-}
-
-impl ConfigError {
-    fn range(option: &'static str, requirement: &str) -> Self {
-        ConfigError { option, kind: ConfigErrorKind::Range, message: format!("{option} must be {requirement}") }
-    }
-    /// `<option> must be a number` (for the bindings when a value has the wrong JS type).
-    pub fn wrong_type(option: &'static str) -> Self {
-        ConfigError { option, kind: ConfigErrorKind::Type, message: format!("{option} must be a number") }
-    }
-}
-
-impl fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for ConfigError {}
 
 /// One numeric option as the host gave it.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
