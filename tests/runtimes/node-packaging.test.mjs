@@ -54,6 +54,7 @@ test('tarball: only dist/, README.md and package.json are shipped', { skip }, as
     'package/dist/cutover.browser.mjs',
     'package/dist/cutover.cjs',
     'package/dist/cutover.deno.mjs',
+    'package/dist/cutover.edge-light.mjs',
     'package/dist/cutover.node.mjs',
     'package/dist/cutover.web.mjs',
     'package/dist/cutover.workerd.mjs',
