@@ -196,6 +196,7 @@ export function bridge() {
         } catch {
           return undefined;
         }
+        /** @type {unknown[]} */
         const facts = [kept(read(context, 'key'))];
         for (const name of names) {
           if (name === 'kind') continue;
@@ -259,6 +260,7 @@ export function bridge() {
     },
     startTimer(ms, id, unref) {
       try {
+        /** @type {any} a Timeout in Node, a number elsewhere */
         const handle = setTimeout(() => settle(id, true, undefined, NaN), ms);
         if (unref && typeof handle === 'object' && handle !== null && typeof handle.unref === 'function') handle.unref();
         return handle;
@@ -279,6 +281,7 @@ export function bridge() {
       try {
         let fire;
         new Promise((resolve) => (fire = resolve)).then(() => settle(id, true, read(signal, 'reason'), NaN));
+        /** @type {{ (): void, fired?: boolean }} */
         const listener = () => {
           listener.fired = true;
           fire();

@@ -11,6 +11,7 @@ let failureBrand;
 export class MigratorConfigError extends Error {
   constructor(message) {
     super(message);
+    /** @type {'MigratorConfigError'} */
     this.name = 'MigratorConfigError';
   }
 }

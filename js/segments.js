@@ -46,10 +46,9 @@ export class BigSegmentStoreManager {
     const redis = store !== null && typeof store === 'object' ? redisStores.get(store) : undefined;
     if (redis !== undefined) wasm.offerRedisStore(redis, store);
     this.#inner = new wasm.WasmBigSegmentStoreManager(managerOptions === undefined ? {} : managerOptions);
-    Object.defineProperty(this, 'statusProvider', {
-      value: new BigSegmentStoreStatusProvider(INNER, this.#inner),
-      enumerable: true,
-    });
+    /** @readonly */
+    this.statusProvider = new BigSegmentStoreStatusProvider(INNER, this.#inner);
+    Object.defineProperty(this, 'statusProvider', { writable: false, configurable: false }); // enumerable, read-only
   }
   /** Background status polling every statusPollIntervalMs; idempotent; never keeps Node alive. */
   start() {
