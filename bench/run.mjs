@@ -234,7 +234,7 @@ async function main() {
   console.log('\nnotes:');
   for (const r of results) console.log(`  ${r.name}: ${r.note}`);
   if (wasmHash() !== startHash) console.log('\nWARNING: dist/cutover_bg.wasm changed during the run (a rebuild happened); results may mix builds.');
-  console.log(`\ntotal ${((Date.now() - t0) / 1000).toFixed(1)} s; ${out ? 'wrote bench/results.json' : 'subset run: bench/results.json not written'}`);
+  console.log(`\ntotal ${((Date.now() - t0) / 1000).toFixed(1)} s; ${out ? 'wrote bench/results.json' : `${skipped ? `${skipped} skipped` : 'subset run'}: bench/results.json not written`}`);
 }
 
 main().catch((e) => {
