@@ -15,9 +15,6 @@ export const PENDING = -1;
 export let now; // the bridge's clock, which the facade reads too (BigSegmentStoreManager)
 export let stageIndex;
 export let settle;
-// Read once: in the CommonJS bundle the glue's namespace members are getters (esbuild's interop).
-let settleBoth;
-let answerFields;
 /** The clock, the core's stage names and settlePromise: called by bridge() before it installs. */
 export function initCalls() {
   now =
@@ -26,8 +23,6 @@ export function initCalls() {
       : Date.now;
   stageIndex = new Map(wasm.stageNames().map((name, i) => [name, i]));
   settle = wasm.settlePromise;
-  settleBoth = wasm.settleBoth;
-  answerFields = wasm.answerFields;
 }
 // The fields of an answer object, handed to answerFields(id, …); each property read in its own try.
 /** Index of the first of the six tracker methods that is not a function; -1: none. */
@@ -69,7 +64,7 @@ export function readAnswer(answer, id, settleCode = NaN) {
     }
   }
   const hasReason = isObject(reason);
-  answerFields(
+  wasm.answerFields(
     id,
     typeof value === 'string' ? (stageIndex.get(value) ?? -1) : -1,
     number(variation),
@@ -127,7 +122,7 @@ class Pair {
       this.ms0 = ms;
     }
     if (--this.pending === 0) {
-      settleBoth(this.id, this.ok0, this.value0, this.ms0, this.ok1, this.value1, this.ms1);
+      wasm.settleBoth(this.id, this.ok0, this.value0, this.ms0, this.ok1, this.value1, this.ms1);
     }
   }
   run(fn, second, payload, signal) {

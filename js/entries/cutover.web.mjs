@@ -1,5 +1,5 @@
-// cutover/web: the API with explicit initialisation (the body is dist/lib/esm/api.js).
-import { initGlue } from './lib/esm/api.js';
+// cutover/web: the API with explicit initialisation (the body is dist/lib/esm/web.js).
+import { initGlue } from './lib/esm/web.js';
 
 export {
   BigSegmentStoreManager,
@@ -17,7 +17,7 @@ export {
   redisBigSegmentStore,
   upstashHost,
   initSync,
-} from './lib/esm/api.js';
+} from './lib/esm/web.js';
 
 /** `init()` with no argument fetches the wasm beside this file (or beside a bundle made from it). */
 export default function init(options) {

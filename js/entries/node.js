@@ -1,4 +1,4 @@
-// Node's CommonJS entry (dist/lib/api.js, bundled by scripts/bundle.mjs): the wasm beside the
+// Node's CommonJS entry (dist/lib/node.js, bundled by scripts/bundle.mjs): the wasm beside the
 // bundle, compiled and instantiated synchronously at load. Node's ESM entry re-exports this one.
 import { readFileSync } from 'node:fs';
 import { initSync } from '../wasm/cutover.js';

@@ -62,11 +62,10 @@ test('tarball: only dist/, README.md and package.json are shipped', { skip }, as
     'package/dist/index.d.cts',
     'package/dist/index.d.mts',
     'package/dist/index.d.ts',
-    'package/dist/lib/api.js',
-    'package/dist/lib/esm/api.js',
     'package/dist/lib/esm/glue.js',
     'package/dist/lib/esm/package.json',
-    'package/dist/lib/glue.js',
+    'package/dist/lib/esm/web.js',
+    'package/dist/lib/node.js',
     'package/dist/web.d.mts',
     'package/package.json',
   ]);
