@@ -89,6 +89,15 @@ function sizes() {
   return { wasm_raw: wasm.length, wasm_gz: gzipSync(wasm, { level: 9 }).length, package_gz: packageGz };
 }
 
+function hasRedisServer() {
+  try {
+    execFileSync('sh', ['-c', 'command -v redis-server'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const wasmHash = () => createHash('sha256').update(readFileSync(path.join(root, 'dist', 'cutover_bg.wasm'))).digest('hex');
 
 async function main() {
@@ -96,6 +105,13 @@ async function main() {
   const machine = `${cpus[0]?.model?.trim() ?? 'unknown cpu'}, ${cpus.length} cores, node ${process.version}`;
   const startHash = wasmHash();
   const selected = SCENARIOS.filter((s) => !ONLY || ONLY.has(s));
+  // Without REDIS_URL the Redis scenario needs a local redis-server (scripts/setup.sh --system).
+  let skipped = null;
+  if (!process.env.REDIS_URL && selected.includes('uncached-lookup-redis') && !hasRedisServer()) {
+    selected.splice(selected.indexOf('uncached-lookup-redis'), 1);
+    skipped = 'uncached-lookup-redis';
+    console.error('skipping uncached-lookup-redis: redis-server is not installed and REDIS_URL is not set (bash scripts/setup.sh --system installs it)');
+  }
   const unknown = ONLY ? [...ONLY].filter((s) => !SCENARIOS.includes(s)) : [];
   if (unknown.length) throw new Error(`BENCH_ONLY: unknown scenario(s) ${unknown.join(', ')}; known: ${SCENARIOS.join(', ')}`);
 
@@ -182,7 +198,8 @@ async function main() {
 
   const size = sizes();
   // A subset run (BENCH_ONLY) prints its table but leaves bench/results.json alone.
-  const out = ONLY ? null : path.join(here, 'results.json');
+  // So does a run that skipped a scenario: the file always has every row.
+  const out = ONLY || skipped ? null : path.join(here, 'results.json');
   if (out) writeFileSync(out, `${JSON.stringify({ machine, results, size }, null, 2)}\n`);
 
   const header = ['name', 'unit', 'cutover', 'launchdarkly', 'ratio', 'floor', 'floor ratio'];
@@ -217,7 +234,7 @@ async function main() {
   console.log('\nnotes:');
   for (const r of results) console.log(`  ${r.name}: ${r.note}`);
   if (wasmHash() !== startHash) console.log('\nWARNING: dist/cutover_bg.wasm changed during the run (a rebuild happened); results may mix builds.');
-  console.log(`\ntotal ${((Date.now() - t0) / 1000).toFixed(1)} s; ${out ? 'wrote bench/results.json' : 'subset run: bench/results.json not written'}`);
+  console.log(`\ntotal ${((Date.now() - t0) / 1000).toFixed(1)} s; ${out ? 'wrote bench/results.json' : `${skipped ? `${skipped} skipped` : 'subset run'}: bench/results.json not written`}`);
 }
 
 main().catch((e) => {

@@ -1,24 +1,40 @@
 #!/usr/bin/env bash
-# Builds the npm package into dist/: release wasm → wasm-bindgen glue for nodejs (CommonJS)
-# and web (ESM) → one wasm-opt'ed .wasm → the facade per entry point.
-# Usage: scripts/build.sh [--quiet]
+# Builds the npm package into dist/: release wasm → wasm-bindgen's `web` glue (ES module) in
+# js/wasm/ → one wasm-opt'ed .wasm → every entry bundled by esbuild from js/ (scripts/bundle.mjs).
+# Sets up what a fresh machine lacks first (scripts/setup.sh: wasm32 target, wasm-bindgen-cli,
+# npm dev dependencies).
+# Usage: scripts/build.sh [--quiet] [--if-stale]
+#   --if-stale  nothing to do when dist/ was built after every input changed (npm's prepack
+#               after a build, e.g. in scripts/pack-for-tests.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-quiet=0
-[ "${1:-}" = "--quiet" ] && quiet=1
+quiet=0 if_stale=0
+for arg in "$@"; do
+  case "$arg" in
+    --quiet) quiet=1 ;;
+    --if-stale) if_stale=1 ;;
+    *) echo "build: unknown argument $arg" >&2; exit 2 ;;
+  esac
+done
 say() { [ "$quiet" = 1 ] || echo "[build] $*" >&2; }
+stamp=.wb/dist-built
+if [ "$if_stale" = 1 ] && [ -f "$stamp" ] && [ -f dist/cutover_bg.wasm ] &&
+  [ -z "$(find src Cargo.toml Cargo.lock package-lock.json scripts/build.sh scripts/bundle.mjs js -path js/wasm -prune -o -newer "$stamp" -print -quit)" ]; then
+  say "dist/ is up to date"
+  exit 0
+fi
+
+if [ "$quiet" = 1 ]; then bash scripts/setup.sh --quiet; else bash scripts/setup.sh; fi
 export PATH="$(bash scripts/tools-dir.sh)/bin:$PATH"
 
-cargo build --release --target wasm32-unknown-unknown ${quiet:+--quiet}
+cargo build --release --target wasm32-unknown-unknown $([ "$quiet" = 1 ] && echo --quiet)
 wasm=target/wasm32-unknown-unknown/release/cutover.wasm
-rm -rf .wb dist.tmp && mkdir -p dist.tmp
-for target in nodejs web; do
-  wasm-bindgen --target "$target" --out-dir ".wb/$target" --out-name cutover "$wasm"
-done
-cmp -s .wb/nodejs/cutover_bg.wasm .wb/web/cutover_bg.wasm
-node_modules/.bin/wasm-opt -Oz --strip-debug --strip-producers .wb/web/cutover_bg.wasm -o dist.tmp/cutover_bg.wasm
-node scripts/assemble-entries.mjs dist.tmp .wb/nodejs/cutover.js .wb/web/cutover.js
-rm -rf dist .wb && mv dist.tmp dist
+rm -rf js/wasm dist.tmp "$stamp" && mkdir -p dist.tmp .wb
+wasm-bindgen --target web --out-dir js/wasm --out-name cutover "$wasm"
+node_modules/.bin/wasm-opt -Oz --strip-debug --strip-producers js/wasm/cutover_bg.wasm -o dist.tmp/cutover_bg.wasm
+node scripts/bundle.mjs dist.tmp
+rm -rf dist && mv dist.tmp dist
+touch "$stamp"
 
 raw=$(wc -c < dist/cutover_bg.wasm)
 gz=$(gzip -9c dist/cutover_bg.wasm | wc -c)

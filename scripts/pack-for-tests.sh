@@ -2,9 +2,9 @@
 # Installs the package exactly as users get it: `npm pack`, then the tarball unpacked into
 # tests/node_modules/cutover (cutover has no runtime dependencies, so unpacking is installing).
 # Tests under tests/ then `import ... from 'cutover'` and get the packed build, not the sources.
+# npm pack runs the prepack script: it builds dist/ unless a build after the last change made it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ -f dist/cutover.cjs ] || { echo "dist/ is missing: run npm run build first" >&2; exit 1; }
 rm -rf .pack tests/node_modules/cutover
 mkdir -p .pack tests/node_modules/cutover
 npm pack --silent --pack-destination .pack >/dev/null

@@ -20,6 +20,9 @@ step "release build and pack"
 bash scripts/build.sh
 bash scripts/pack-for-tests.sh
 
+step "facade type check (tsc: js/ against index.d.ts and the glue's declarations)"
+node_modules/.bin/tsc -p js
+
 step "package tests (node --test, with a private redis-server)"
 pidfile="$PWD/.redis-test.pid"
 REDIS_URL=$(bash scripts/redis-server.sh start "$pidfile")

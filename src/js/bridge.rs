@@ -12,7 +12,7 @@ use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
 extern "C" {
-    /// The object `bridge()` in js/api.js installs.
+    /// The object `bridge()` in js/bridge.js installs.
     pub type Bridge;
 
     /// `performance.now()` (or `Date.now()` where there is no `performance`).

@@ -38,7 +38,7 @@ impl HostValue for JsValue {
     }
 }
 
-/// Reads what `contextFacts` (js/api.js) returns: undefined for a value that is not an object; a
+/// Reads what `contextFacts` (js/bridge.js) returns: undefined for a value that is not an object; a
 /// string for a single-kind context — `a`/`s`/`o` (kind absent, a string, anything else), `1`/`0`
 /// (key is a non-empty string or not), then the kind's text; an array for a multi-kind context —
 /// `[has key, name, fact, name, fact, …]` where a fact is 1 (an object with a good key), 0 (an

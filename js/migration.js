@@ -1,0 +1,198 @@
+// Migrations: the builder, the migrator, the tracker and the flag-client adapters.
+import * as wasm from './wasm/cutover.js';
+import { bridge } from './bridge.js';
+import { HINT_NOT_A_STAGE, HINT_SAME_KEY, HINT_SIGNAL, HINT_WRITE, stageIndex as stageIndexOf } from './bridge-calls.js';
+import { describe, INNER, read } from './util.js';
+
+// Looked up on first use: with the web entry the wasm is initialised after this module loads.
+let failureBrand;
+
+/** Thrown by `MigratorBuilder#build()` when the read or write configuration is missing. */
+export class MigratorConfigError extends Error {
+  constructor(message) {
+    super(message);
+    /** @type {'MigratorConfigError'} */
+    this.name = 'MigratorConfigError';
+  }
+}
+
+/** Makes an origin fail without throwing: `return failure(new Error('not found'))`. */
+export function failure(error) {
+  failureBrand ??= wasm.failureBrand();
+  return Object.freeze({ [failureBrand]: true, error });
+}
+
+function options(value, what) {
+  if (value === undefined) return {};
+  if (value === null || typeof value !== 'object') {
+    throw new TypeError(`${what} must be an object, ${describe(value)}`);
+  }
+  return value;
+}
+
+/** The `signal` of an operation's options (undefined when there is none). */
+function signalOf(opts) {
+  if (opts === undefined || opts === null) return undefined;
+  if (typeof opts !== 'object') throw new TypeError(`options must be an object, ${describe(opts)}`);
+  const signal = read(opts, 'signal');
+  if (signal === null) throw new TypeError('options.signal must be an AbortSignal, got null');
+  return signal;
+}
+
+// What the wasm need not ask about an operation's arguments (src/js/migrator.rs, HINT_*): the
+// default stage's index, whether the flag key is the very string the previous operation
+// passed, and whether there is a signal.
+let lastFlagKey;
+function hints(flagKey, defaultStage, signal) {
+  const same = typeof flagKey === 'string' && flagKey === lastFlagKey ? HINT_SAME_KEY : 0;
+  if (typeof flagKey === 'string') lastFlagKey = flagKey;
+  return (stageIndexOf.get(defaultStage) ?? HINT_NOT_A_STAGE) | same | (signal === undefined ? 0 : HINT_SIGNAL);
+}
+
+/** An operation's caller side, handed to the wasm as one argument (src/js/migrator.rs, run). */
+class Pending {
+  constructor(resolve, reject, signal) {
+    this.resolve = resolve;
+    this.reject = reject;
+    this.signal = signal;
+  }
+}
+
+class Migrator {
+  #inner;
+  constructor(token, inner) {
+    if (token !== INNER) throw new TypeError('a Migrator is made by MigratorBuilder#build()');
+    this.#inner = inner;
+  }
+  read(flagKey, context, defaultStage, payload, options) {
+    return this.#run(0, flagKey, context, defaultStage, payload, options);
+  }
+  write(flagKey, context, defaultStage, payload, options) {
+    return this.#run(HINT_WRITE, flagKey, context, defaultStage, payload, options);
+  }
+  #run(operation, flagKey, context, defaultStage, payload, options) {
+    return new Promise((resolve, reject) => {
+      const signal = signalOf(options); // before hints(): a throw here must not move lastFlagKey
+      const hinted = hints(flagKey, defaultStage, signal) | operation;
+      this.#inner.run(flagKey, hinted, context, defaultStage, payload, new Pending(resolve, reject, signal));
+    });
+  }
+  stats() {
+    return this.#inner.stats();
+  }
+  resetStats() {
+    this.#inner.resetStats();
+  }
+}
+
+export class MigratorBuilder {
+  #inner;
+  constructor(client, builderOptions) {
+    const { logger } = options(builderOptions, 'options');
+    bridge();
+    this.#inner = new wasm.WasmMigratorBuilder(client, logger, launchDarklyAdapters.has(client));
+  }
+  readExecutionOrder(order) {
+    this.#inner.readExecutionOrder(order);
+    return this;
+  }
+  trackLatency(enabled) {
+    this.#inner.trackLatency(enabled);
+    return this;
+  }
+  trackErrors(enabled) {
+    this.#inner.trackErrors(enabled);
+    return this;
+  }
+  originTimeout(ms) {
+    this.#inner.originTimeout(ms);
+    return this;
+  }
+  read(oldFn, newFn, comparison) {
+    this.#inner.read(oldFn, newFn, comparison);
+    return this;
+  }
+  write(oldFn, newFn) {
+    this.#inner.write(oldFn, newFn);
+    return this;
+  }
+  build() {
+    let inner;
+    try {
+      inner = this.#inner.build();
+    } catch (e) {
+      throw new MigratorConfigError(e.message);
+    }
+    return new Migrator(INNER, inner);
+  }
+}
+
+export class OpTracker {
+  #inner;
+  constructor(flagKey, context, evaluation, defaultStage) {
+    bridge();
+    this.#inner = flagKey === INNER ? context : new wasm.WasmOpTracker(flagKey, context, evaluation, defaultStage);
+  }
+  operation(op) {
+    this.#inner.operation(op);
+    return this;
+  }
+  invoked(origin) {
+    this.#inner.invoked(origin);
+    return this;
+  }
+  error(origin) {
+    this.#inner.error(origin);
+    return this;
+  }
+  latency(origin, ms) {
+    this.#inner.latency(origin, ms);
+    return this;
+  }
+  consistent(check) {
+    this.#inner.consistent(check);
+    return this;
+  }
+  build() {
+    return this.#inner.build();
+  }
+}
+
+/** Evaluates a migration flag: the stage to run and a tracker for the operation. */
+export async function migrationVariation(client, flagKey, context, defaultStage) {
+  bridge();
+  const result = await new Promise((resolve, reject) =>
+    wasm.migrationVariation(client, flagKey, context, defaultStage, resolve, reject),
+  );
+  if (result.tracker instanceof wasm.WasmOpTracker) {
+    result.tracker = new OpTracker(INNER, result.tracker);
+  }
+  return result;
+}
+
+/** A client whose every flag serves `stage`; events go nowhere. */
+export function fixedStage(stage) {
+  const served = wasm.checkStage(stage, 'fixedStage: stage');
+  return Object.freeze({ migrationVariation: () => served });
+}
+
+// The adapters launchDarklyClient made: migrators over one write every check ratio in their
+// events, 1 too (LaunchDarkly's trackMigration drops a `consistent` measurement without a
+// numeric samplingRatio; the rule is the core's, CheckRatioOnWire).
+const launchDarklyAdapters = new WeakSet();
+
+/** Adapts a LaunchDarkly server SDK client (`migrationVariation`, `trackMigration`). */
+export function launchDarklyClient(ldClient) {
+  for (const name of ['migrationVariation', 'trackMigration']) {
+    if (ldClient === null || typeof ldClient !== 'object' || typeof ldClient[name] !== 'function') {
+      throw new TypeError(`launchDarklyClient: ldClient must have a ${name} method, ${describe(ldClient)}`);
+    }
+  }
+  const adapter = Object.freeze({
+    migrationVariation: (flagKey, context, defaultStage) =>
+      ldClient.migrationVariation(flagKey, context, defaultStage),
+    trackMigrationOp: (event) => ldClient.trackMigration(event),
+  });
+  launchDarklyAdapters.add(adapter);
+  return adapter;
+}

@@ -1,0 +1,98 @@
+// Big Segments: the store manager, its status provider and the Redis store.
+import * as wasm from './wasm/cutover.js';
+import { bridge } from './bridge.js';
+import { now } from './bridge-calls.js';
+import { INNER, read } from './util.js';
+
+class BigSegmentStoreStatusProvider {
+  #manager;
+  #ids = new Map();
+  constructor(token, manager) {
+    if (token !== INNER) throw new TypeError('a status provider is made by BigSegmentStoreManager');
+    this.#manager = manager;
+  }
+  /** The last status, or a poll now if there is none. */
+  getStatus() {
+    return this.#manager.getStatus();
+  }
+  get lastStatus() {
+    return this.#manager.lastStatus();
+  }
+  addListener(listener) {
+    const id = this.#manager.addListener(listener);
+    const ids = this.#ids.get(listener);
+    if (ids) ids.push(id);
+    else this.#ids.set(listener, [id]);
+  }
+  removeListener(listener) {
+    const ids = this.#ids.get(listener);
+    if (!ids) return;
+    const id = ids.shift();
+    if (ids.length === 0) this.#ids.delete(listener);
+    this.#manager.removeListener(id);
+  }
+}
+
+// The Rust store behind each redisBigSegmentStore object: a manager over one queries it
+// directly (src/js/redis.rs, offerRedisStore).
+const redisStores = new WeakMap();
+
+export class BigSegmentStoreManager {
+  #inner;
+  #lastKey;
+  constructor(managerOptions) {
+    bridge();
+    const store = managerOptions !== null && typeof managerOptions === 'object' ? read(managerOptions, 'store') : undefined;
+    const redis = store !== null && typeof store === 'object' ? redisStores.get(store) : undefined;
+    if (redis !== undefined) wasm.offerRedisStore(redis, store);
+    this.#inner = new wasm.WasmBigSegmentStoreManager(managerOptions === undefined ? {} : managerOptions);
+    /** @readonly */
+    this.statusProvider = new BigSegmentStoreStatusProvider(INNER, this.#inner);
+    Object.defineProperty(this, 'statusProvider', { writable: false, configurable: false }); // enumerable, read-only
+  }
+  /** Background status polling every statusPollIntervalMs; idempotent; never keeps Node alive. */
+  start() {
+    this.#inner.start();
+  }
+  getUserMembership(contextKey) {
+    // A warm cache answers without a round trip through the wasm's promise machinery; the key
+    // crosses only when it is not the string the previous lookup passed.
+    let ready;
+    if (typeof contextKey === 'string') {
+      const repeated = contextKey === this.#lastKey;
+      if (!repeated) this.#lastKey = contextKey;
+      ready = this.#inner.lookupNow(repeated ? undefined : contextKey, now());
+    }
+    if (ready !== undefined) return ready; // a resolved promise, shared by warm lookups
+    return new Promise((resolve, reject) => this.#inner.getUserMembership(contextKey, resolve, reject));
+  }
+  /** Lookups, cache hits/misses and store calls so far (beyond the anchors, for dashboards). */
+  stats() {
+    return this.#inner.counters();
+  }
+  /** Stops polling, then awaits the store's close(); idempotent; later lookups reject. */
+  close() {
+    return this.#inner.close();
+  }
+}
+
+export function hashContextKey(contextKey) {
+  return wasm.hashContextKey(contextKey);
+}
+
+export function bigSegmentRef(segmentKey, generation) {
+  return wasm.bigSegmentRef(segmentKey, generation);
+}
+
+/** A Big Segment store over Redis in the Relay Proxy's schema, through any Redis client. */
+export function redisBigSegmentStore(host, storeOptions) {
+  bridge();
+  const inner = new wasm.WasmRedisStore(host, storeOptions);
+  const store = Object.freeze({
+    getMetadata: () => inner.getMetadata(),
+    getMembership: (contextHash) => new Promise((resolve, reject) => inner.getMembership(contextHash, resolve, reject)),
+    close() {},
+  });
+  redisStores.set(store, inner);
+  return store;
+}

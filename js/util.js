@@ -1,0 +1,58 @@
+// Helpers shared by the facade's modules: property reads that never throw, promise plumbing,
+// the measurement encodings and argument descriptions for error messages.
+
+export const INNER = Symbol('cutover.inner');
+/** `target[key]`, or undefined when reading it throws. */
+export function read(target, key) {
+  try {
+    return target[key];
+  } catch {
+    return undefined;
+  }
+}
+/** Whether JSON keeps a property with this value (undefined, functions, symbols, bigints are left out). */
+export function kept(value) {
+  const type = typeof value;
+  return !(value === undefined || type === 'function' || type === 'symbol' || type === 'bigint');
+}
+export function isObject(value) {
+  return value !== null && typeof value === 'object';
+}
+export function isArray(value) {
+  try {
+    return Array.isArray(value);
+  } catch {
+    return true; // a revoked proxy: not a context
+  }
+}
+export const number = (value) => (typeof value === 'number' ? value : NaN);
+/** The promise to await for a promise or thenable, else undefined (also when reading `then` throws). */
+export function promiseOf(value) {
+  try {
+    if (value instanceof Promise) return value;
+    if (value !== null && (typeof value === 'object' || typeof value === 'function') && typeof value.then === 'function') {
+      return Promise.resolve(value);
+    }
+  } catch {
+    // not awaitable
+  }
+  return undefined;
+}
+/** `promise.then(ok, fail)`, reporting a `then` that throws as a rejection. */
+export function when(promise, ok, fail) {
+  try {
+    promise.then(ok, fail);
+  } catch (error) {
+    fail(error);
+  }
+}
+export const flags = (bits) => (bits === 3 ? { old: true, new: true } : bits === 1 ? { old: true } : { new: true });
+export const present = (n) => n === n; // not NaN
+
+export function describe(value) {
+  if (value === null) return 'got null';
+  const type = typeof value;
+  if (type === 'string') return `got string ${JSON.stringify(value)}`;
+  if (type === 'number' || type === 'boolean' || type === 'bigint') return `got ${type} ${String(value)}`;
+  return `got ${type}`;
+}

@@ -1,0 +1,66 @@
+// Writes the package's entry files into <dist dir> from the ES modules under js/ and the
+// wasm-bindgen glue in js/wasm/ (one `--target web` run, scripts/build.sh), with esbuild:
+//   lib/esm/glue.js  the glue, minified (ES module)
+//   lib/node.js      Node's CommonJS body: js/entries/node.js with the facade and that same
+//                    minified glue in one file (one file to load, no interop getters: cold start)
+//   lib/esm/web.js   the ESM body: js/entries/web.js with the facade; imports ./glue.js
+//   cutover.{cjs,web.mjs,node,browser,deno,workerd,edge-light}.mjs  copied from js/entries/
+// The facade keeps its identifiers, so stack traces and `constructor.name` name cutover's own
+// classes and functions; only the glue is minified.
+// Layout. npm packs files sorted by extension, then file name: esm/glue.js, node.js, esm/web.js,
+// so each half of the CommonJS body sits next to its ESM copy in the tarball (the glue before
+// it, the facade after it), where gzip finds it in its 32 KB window.
+// Usage: node scripts/bundle.mjs <dist dir>
+import { build } from 'esbuild';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+const dist = resolve(process.argv[2]);
+const root = new URL('..', import.meta.url).pathname;
+const js = (p) => join(root, 'js', p);
+const banner = '// cutover: built by scripts/bundle.mjs from js/; do not edit.';
+mkdirSync(join(dist, 'lib/esm'), { recursive: true });
+writeFileSync(join(dist, 'lib/esm/package.json'), '{ "type": "module" }\n');
+const common = { bundle: true, target: 'es2022', legalComments: 'none', logLevel: 'warning', absWorkingDir: root };
+const GLUE = /\/wasm\/cutover\.js$/;
+
+// The glue, minified once: the ESM file, and what the CommonJS body inlines.
+const [glue] = (await build({ ...common, entryPoints: [js('wasm/cutover.js')], format: 'esm', platform: 'neutral', minify: true, write: false })).outputFiles;
+writeFileSync(join(dist, 'lib/esm/glue.js'), `${banner}\n${glue.text}`);
+
+const facade = { ...common, minifyWhitespace: true, minifySyntax: true, banner: { js: banner } };
+await build({
+  ...facade,
+  entryPoints: [js('entries/node.js')],
+  outfile: join(dist, 'lib/node.js'),
+  format: 'cjs',
+  platform: 'node',
+  // The glue's default `init()` URL (new URL(…, import.meta.url)) is unused here: initSync.
+  logOverride: { 'empty-import-meta': 'silent' },
+  plugins: [{
+    name: 'minified-glue',
+    setup(b) {
+      b.onResolve({ filter: GLUE }, () => ({ path: 'glue.js', namespace: 'minified-glue' }));
+      b.onLoad({ filter: /.*/, namespace: 'minified-glue' }, () => ({ contents: glue.text, loader: 'js' }));
+    },
+  }],
+});
+await build({
+  ...facade,
+  entryPoints: [js('entries/web.js')],
+  outfile: join(dist, 'lib/esm/web.js'),
+  format: 'esm',
+  platform: 'neutral',
+  plugins: [{ name: 'glue-external', setup: (b) => b.onResolve({ filter: GLUE }, () => ({ path: './glue.js', external: true })) }],
+});
+
+for (const file of ['cutover.cjs', 'cutover.web.mjs', 'cutover.node.mjs', 'cutover.browser.mjs', 'cutover.deno.mjs', 'cutover.workerd.mjs', 'cutover.edge-light.mjs']) {
+  copyFileSync(js(`entries/${file}`), join(dist, file));
+}
+copyFileSync(js('index.d.ts'), join(dist, 'index.d.ts'));
+copyFileSync(js('web.d.mts'), join(dist, 'web.d.mts'));
+// ESM and CommonJS resolution under `nodenext` get their own entry files that re-export the one
+// set of declarations (one copy in the package instead of three).
+for (const file of ['index.d.mts', 'index.d.cts']) {
+  writeFileSync(join(dist, file), "// cutover's declarations live in index.d.ts.\nexport * from './index.js';\n");
+}
