@@ -4,7 +4,9 @@ import {
   ANSWER_OBJECT, NOT_A_STAGE, PENDING, TAKES_EVENTS, THREW, TRACKER_METHODS,
   callBoth, classify, initCalls, now, originSettled, readAnswer, settle, stageIndex,
 } from './bridge-calls.js';
-import { flags, isArray, isObject, kept, present, promiseOf, read, when } from './util.js';
+import { contextFacts } from './context.js';
+import { buildEvent } from './event.js';
+import { isObject, present, promiseOf, read, when } from './util.js';
 
 // Plain functions the wasm calls on hot paths without an exception wrapper, so none of them
 // may throw (see src/js/bridge.rs). They look the caller's methods up when they call them
@@ -19,32 +21,6 @@ let keptEvent;
 export function bridge() {
   if (bridged) return;
   initCalls();
-  function buildEvent(creationDate, operation, context, key, value, dflt, reason, variation, version, samplingRatio,
-    invoked, consistent, checkRatio, latencyOld, latencyNew, errors) {
-    // Field order is the wire order (SPEC A6); the core decided which fields are present.
-    const evaluation = { key, value, default: dflt };
-    if (reason !== undefined) evaluation.reason = reason;
-    if (present(variation)) evaluation.variation = variation;
-    if (present(version)) evaluation.version = version;
-    const event = { kind: 'migration_op', creationDate, operation, context, evaluation };
-    if (present(samplingRatio)) event.samplingRatio = samplingRatio;
-    const measurements = [];
-    if (invoked) measurements.push({ key: 'invoked', values: flags(invoked) });
-    if (consistent >= 0) {
-      const m = { key: 'consistent', value: consistent === 1 };
-      if (present(checkRatio)) m.samplingRatio = checkRatio;
-      measurements.push(m);
-    }
-    if (present(latencyOld) || present(latencyNew)) {
-      const values = {};
-      if (present(latencyOld)) values.old = latencyOld;
-      if (present(latencyNew)) values.new = latencyNew;
-      measurements.push({ key: 'latency_ms', values });
-    }
-    if (errors) measurements.push({ key: 'error', values: flags(errors) });
-    event.measurements = measurements;
-    return event;
-  }
   function sendEvent(client, event) {
     if (event === undefined) {
       event = keptEvent;
@@ -185,42 +161,7 @@ export function bridge() {
         return -1;
       }
     },
-    // What context validation needs (src/js/value.rs, facts_from); nothing else is read.
-    contextFacts(context) {
-      if (!isObject(context) || isArray(context)) return undefined;
-      const kind = read(context, 'kind');
-      if (kind === 'multi') {
-        let names;
-        try {
-          names = Object.keys(context);
-        } catch {
-          return undefined;
-        }
-        /** @type {unknown[]} */
-        const facts = [kept(read(context, 'key'))];
-        for (const name of names) {
-          if (name === 'kind') continue;
-          let nested;
-          try {
-            nested = context[name];
-          } catch {
-            continue; // an attribute that cannot be read is left out, as JSON would
-          }
-          if (!kept(nested)) continue;
-          let fact = -1;
-          if (isObject(nested) && !isArray(nested)) {
-            const key = read(nested, 'key');
-            fact = typeof key === 'string' && key !== '' ? 1 : 0;
-          }
-          facts.push(name, fact);
-        }
-        return facts;
-      }
-      const key = read(context, 'key');
-      const keyOk = typeof key === 'string' && key !== '' ? '1' : '0';
-      if (typeof kind === 'string') return 's' + keyOk + kind;
-      return (kept(kind) ? 'o' : 'a') + keyOk;
-    },
+    contextFacts,
     ownEvent(client, creationDate, operation, context, key, value, dflt, reason, variation, version, samplingRatio,
       invoked, consistent, checkRatio, latencyOld, latencyNew, errors) {
       const event = buildEvent(creationDate, operation, context, key, value, dflt, reason, variation, version,
