@@ -4,26 +4,18 @@
 // medians are compared: ratio = this build / that build (lower is better).
 // Env: BENCH_RUNS (default 7), BENCH_ONLY=name,name; the child scenarios read BENCH_MEASURE_MS.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '..');
-const CHILD = path.join(here, 'lib', 'child.mjs');
-const HOT_PATHS = [
-  'shadow-read-parallel',
-  'live-read-serial',
-  'off-read',
-  'dualwrite-write',
-  'live-write',
-  'shadow-read-parallel-fixedstage',
-  'own-events-read',
-  'cached-lookup',
-  'uncached-lookup-redis',
-  'cold-start-ms',
-];
+const at = (relative) => fileURLToPath(new URL(relative, import.meta.url));
+const [root, CHILD, REDIS] = [at('..'), at('./lib/child.mjs'), at('../scripts/redis-server.sh')];
+// Every scenario with a cutover side, but those that count calls or time no cutover work.
+const NOT_TIMED = new Set(['concurrent-miss-store-calls', 'raw-promise-all']);
+const HOT_PATHS = readdirSync(at('./scenarios'))
+  .map((file) => file.replace(/\.mjs$/, ''))
+  .filter((name) => !NOT_TIMED.has(name));
 
 const [other] = process.argv.slice(2);
 if (!other || !existsSync(other)) {
@@ -57,8 +49,8 @@ const selected = HOT_PATHS.filter((s) => !ONLY || ONLY.has(s));
 let pidfile = null;
 let redisUrl = process.env.REDIS_URL;
 if (!redisUrl && selected.includes('uncached-lookup-redis')) {
-  pidfile = path.join(os.tmpdir(), `cutover-against-redis-${process.pid}.pid`);
-  redisUrl = execFileSync('bash', [path.join(root, 'scripts', 'redis-server.sh'), 'start', pidfile]).toString().trim();
+  pidfile = path.join(tmpdir(), `cutover-against-redis-${process.pid}.pid`);
+  redisUrl = execFileSync('bash', [REDIS, 'start', pidfile]).toString().trim();
 }
 const base = { ...process.env, ...(redisUrl ? { REDIS_URL: redisUrl } : {}) };
 delete base.BENCH_CUTOVER_MODULE;
@@ -74,5 +66,5 @@ try {
     console.log(`${name.padEnd(34)}${a.toFixed(3).padStart(10)}${b.toFixed(3).padStart(10)}${(a / b).toFixed(3).padStart(8)}`);
   }
 } finally {
-  if (pidfile) execFileSync('bash', [path.join(root, 'scripts', 'redis-server.sh'), 'stop', pidfile]);
+  if (pidfile) execFileSync('bash', [REDIS, 'stop', pidfile]);
 }

@@ -4,7 +4,8 @@
 //   lib/node.js      Node's CommonJS body: js/entries/node.js with the facade and that same
 //                    minified glue in one file (one file to load, no interop getters: cold start)
 //   lib/esm/web.js   the ESM body: js/entries/web.js with the facade; imports ./glue.js
-//   cutover.{cjs,web.mjs,node,browser,deno,workerd,edge-light}.mjs  copied from js/entries/
+//   cutover.{cjs,web.mjs,browser,deno,workerd,edge-light}.mjs  copied from js/entries/
+//   cutover.node.mjs  Node's ESM entry, naming the CommonJS body's exports
 // The facade keeps its identifiers, so stack traces and `constructor.name` name cutover's own
 // classes and functions; only the glue is minified.
 // Layout. npm packs files sorted by extension, then file name: esm/glue.js, node.js, esm/web.js,
@@ -13,6 +14,7 @@
 // Usage: node scripts/bundle.mjs <dist dir>
 import { build } from 'esbuild';
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 
 const dist = resolve(process.argv[2]);
@@ -54,9 +56,17 @@ await build({
   plugins: [{ name: 'glue-external', setup: (b) => b.onResolve({ filter: GLUE }, () => ({ path: './glue.js', external: true })) }],
 });
 
-for (const file of ['cutover.cjs', 'cutover.web.mjs', 'cutover.node.mjs', 'cutover.browser.mjs', 'cutover.deno.mjs', 'cutover.workerd.mjs', 'cutover.edge-light.mjs']) {
+for (const file of ['cutover.cjs', 'cutover.web.mjs', 'cutover.browser.mjs', 'cutover.deno.mjs', 'cutover.workerd.mjs', 'cutover.edge-light.mjs']) {
   copyFileSync(js(`entries/${file}`), join(dist, file));
 }
+// Node's ESM entry re-exports the CommonJS build: one wasm instance and one glue copy in the
+// process, and no dual-package hazard between `import` and `require`. Its names are the
+// CommonJS body's own, read from the built file.
+const names = Object.keys(createRequire(import.meta.url)(join(dist, 'lib/node.js')));
+writeFileSync(
+  join(dist, 'cutover.node.mjs'),
+  `${banner}\nimport api from './cutover.cjs';\n\nexport const { ${names.join(', ')} } = api;\n`,
+);
 copyFileSync(js('index.d.ts'), join(dist, 'index.d.ts'));
 copyFileSync(js('web.d.mts'), join(dist, 'web.d.mts'));
 // ESM and CommonJS resolution under `nodenext` get their own entry files that re-export the one

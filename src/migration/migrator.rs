@@ -92,6 +92,20 @@ impl<V> Clone for Migrator<V> {
     }
 }
 
+/// What every origin call of one operation shares.
+struct Calling<'a, V> {
+    state: &'a Rc<OpState<V>>,
+    payload: Option<&'a V>,
+    cancellable: bool,
+}
+
+impl<V> Clone for Calling<'_, V> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<V> Copy for Calling<'_, V> {}
+
 impl<V: HostValue> Migrator<V> {
     pub(crate) fn new(
         settings: MigratorSettings,
@@ -195,15 +209,10 @@ impl<V: HostValue> Shared<V> {
         evaluated.stage
     }
 
-    /// Calls one origin with timing, timeout and bookkeeping (SPEC A4).
-    async fn call_origin(
-        &self,
-        state: &Rc<OpState<V>>,
-        origin: Origin,
-        f: &Rc<dyn OriginFn<V>>,
-        payload: Option<&V>,
-        cancellable: bool,
-    ) -> Result<V, V> {
+    /// Calls one origin of the operation with timing, timeout and bookkeeping (SPEC A4).
+    async fn call_origin(&self, op: &Calling<'_, V>, origin: Origin) -> Result<V, V> {
+        let Calling { state, payload, cancellable } = *op;
+        let f = self.origin_fn(state.operation, origin);
         let clock = &self.host.clock;
         // The host's own timing is used when it has one; a timed-out call is timed here.
         let own_clock = !f.timed_by_host() || self.settings.origin_timeout_ms.is_some();
@@ -248,13 +257,8 @@ impl<V: HostValue> Shared<V> {
 
     /// Both read origins at once (SPEC A2 `parallel`): through the host's `call_both` when the
     /// calls cannot be cancelled and it offers one, else joined one by one.
-    async fn call_parallel(
-        &self,
-        state: &Rc<OpState<V>>,
-        auth: Origin,
-        payload: Option<&V>,
-        cancellable: bool,
-    ) -> (Result<V, V>, Result<V, V>) {
+    async fn call_parallel(&self, op: &Calling<'_, V>, auth: Origin) -> (Result<V, V>, Result<V, V>) {
+        let Calling { state, payload, cancellable } = *op;
         let other = auth.other();
         let (f_auth, f_other) = (self.origin_fn(Operation::Read, auth), self.origin_fn(Operation::Read, other));
         if !cancellable {
@@ -265,11 +269,7 @@ impl<V: HostValue> Shared<V> {
                 return (auth_result, other_result);
             }
         }
-        future::join(
-            self.call_origin(state, auth, f_auth, payload, cancellable),
-            self.call_origin(state, other, f_other, payload, cancellable),
-        )
-        .await
+        future::join(self.call_origin(op, auth), self.call_origin(op, other)).await
     }
 
     fn origin_fn(&self, op: Operation, origin: Origin) -> &Rc<dyn OriginFn<V>> {
@@ -292,10 +292,10 @@ impl<V: HostValue> Shared<V> {
         cancellable: bool,
     ) -> Outcome<V> {
         let stage = self.evaluate(&state, context, default_stage).await;
-        let payload = payload.as_ref();
+        let op = Calling { state: &state, payload: payload.as_ref(), cancellable };
         let outcome = match state.operation {
-            Operation::Read => self.read_origins(&state, stage, payload, cancellable).await,
-            Operation::Write => self.write_origins(&state, stage, payload, cancellable).await,
+            Operation::Read => self.read_origins(&op, stage).await,
+            Operation::Write => self.write_origins(&op, stage).await,
         };
         self.stats.borrow_mut().record_completed(state.operation, stage);
         self.send_event(&state);
@@ -304,24 +304,16 @@ impl<V: HostValue> Shared<V> {
 
     /// A read's origin calls (SPEC A2): the authoritative one, and the shadow in the builder's
     /// order with the consistency check.
-    async fn read_origins(
-        &self,
-        state: &Rc<OpState<V>>,
-        stage: Stage,
-        payload: Option<&V>,
-        cancellable: bool,
-    ) -> Outcome<V> {
+    async fn read_origins(&self, op: &Calling<'_, V>, stage: Stage) -> Outcome<V> {
         let plan = stage.read_plan();
         let auth = plan.authoritative;
-        let call = |origin: Origin| {
-            self.call_origin(state, origin, self.origin_fn(Operation::Read, origin), payload, cancellable)
-        };
+        let call = |origin: Origin| self.call_origin(op, origin);
         let result = if !plan.shadowed {
             call(auth).await
         } else {
             let other = auth.other();
             let (auth_result, other_result) = match self.settings.read_order {
-                ExecutionOrder::Parallel => self.call_parallel(state, auth, payload, cancellable).await,
+                ExecutionOrder::Parallel => self.call_parallel(op, auth).await,
                 ExecutionOrder::Serial => (call(auth).await, call(other).await),
                 ExecutionOrder::Random => {
                     if self.host.random.next_f64() < 0.5 {
@@ -336,7 +328,7 @@ impl<V: HostValue> Shared<V> {
                 Origin::Old => (&auth_result, &other_result),
                 Origin::New => (&other_result, &auth_result),
             };
-            self.check_consistency(state, old, new);
+            self.check_consistency(op.state, old, new);
             auth_result
         };
         Outcome { authoritative: OperationResult { origin: auth, result }, non_authoritative: None }
@@ -356,17 +348,9 @@ impl<V: HostValue> Shared<V> {
 
     /// A write's origin calls (SPEC A3): the authoritative one, then the other when the stage
     /// writes both and the first succeeded.
-    async fn write_origins(
-        &self,
-        state: &Rc<OpState<V>>,
-        stage: Stage,
-        payload: Option<&V>,
-        cancellable: bool,
-    ) -> Outcome<V> {
+    async fn write_origins(&self, op: &Calling<'_, V>, stage: Stage) -> Outcome<V> {
         let plan = stage.write_plan();
-        let call = |origin: Origin| {
-            self.call_origin(state, origin, self.origin_fn(Operation::Write, origin), payload, cancellable)
-        };
+        let call = |origin: Origin| self.call_origin(op, origin);
         let authoritative = OperationResult { origin: plan.authoritative, result: call(plan.authoritative).await };
         let mut non_authoritative = None;
         if let (Ok(_), Some(other)) = (&authoritative.result, plan.non_authoritative) {
