@@ -7,6 +7,7 @@ export const {
   bigSegmentRef,
   hashContextKey,
   ioredisHost,
+  launchDarklyBigSegmentStore,
   launchDarklyClient,
   migrationVariation,
   MigratorBuilder,

@@ -1,0 +1,125 @@
+// cutover's Big Segment stores inside LaunchDarkly's server SDK: `launchDarklyBigSegmentStore(store)`
+// is the factory `@launchdarkly/node-server-sdk` takes as `bigSegments: { store }`, wrapping any
+// cutover store (redisBigSegmentStore over any client, a JavaScript store, …) in LaunchDarkly's
+// interface: getMetadata() → { lastUpToDate? } | undefined, getUserMembership(hash) → object |
+// undefined, close(). Store failures reach the SDK as rejections (it marks the store unavailable).
+import { redisStoreOf } from './segments.js';
+import { describe, promiseOf, read } from './util.js';
+
+const NAME = 'launchDarklyBigSegmentStore';
+
+function method(target, name) {
+  const f = read(target, name);
+  return typeof f === 'function' ? f : undefined;
+}
+
+/** `store[name](...args)`, looked up now; a missing method is a TypeError (the promise rejects). */
+async function callStore(store, names, args) {
+  for (const name of names) {
+    const f = method(store, name);
+    if (f) return await f.apply(store, args);
+  }
+  throw new TypeError(`${NAME}: the store no longer has a ${names.join(' or ')} method`);
+}
+
+/** A store's metadata answer as LaunchDarkly's: undefined, or `{ lastUpToDate }` when it is a finite number. */
+function metadataOf(answer) {
+  if (answer === null || answer === undefined) return undefined;
+  const last = read(answer, 'lastUpToDate');
+  return typeof last === 'number' && Number.isFinite(last) ? Object.freeze({ lastUpToDate: last }) : Object.freeze({});
+}
+
+/**
+ * A JavaScript store's membership answer, copied as cutover reads it (SPEC.md B5): null or
+ * undefined → undefined (no data); otherwise a frozen null-prototype object of its own enumerable
+ * keys with boolean values (`__proto__` is data; other values, and keys whose read throws, are left
+ * out; an answer that is not an object, or refuses to list its keys, is the empty membership).
+ */
+function membershipOf(answer) {
+  if (answer === null || answer === undefined) return undefined;
+  const membership = Object.create(null);
+  if (typeof answer === 'object' || typeof answer === 'function') {
+    let keys = [];
+    try {
+      keys = Object.keys(answer);
+    } catch {
+      // a proxy that refuses to list its keys: no entries
+    }
+    for (const key of keys) {
+      const included = read(answer, key);
+      if (typeof included === 'boolean') {
+        Object.defineProperty(membership, key, { value: included, enumerable: true, writable: false, configurable: false });
+      }
+    }
+  }
+  return Object.freeze(membership);
+}
+
+/** LaunchDarkly's logger from the SDK's client context, if it has a usable one. */
+function loggerOf(clientContext) {
+  const logger = read(read(clientContext, 'basicConfiguration'), 'logger');
+  return method(logger, 'warn') ? logger : undefined;
+}
+
+function closeStore(store, logger) {
+  const report = (error) => {
+    try {
+      logger?.warn(`Big Segment store close returned error: ${error}`);
+    } catch {
+      // a throwing logger changes nothing
+    }
+  };
+  try {
+    const f = method(store, 'close');
+    if (!f) return;
+    const closing = promiseOf(f.call(store));
+    if (closing) closing.then(undefined, report);
+  } catch (error) {
+    report(error);
+  }
+}
+
+/** The LaunchDarkly store for one SDK client over `store` (its methods looked up at each call). */
+function adapter(store, clientContext) {
+  // A redisBigSegmentStore object is frozen: its Rust store is queried directly (one round trip),
+  // and its answers are fresh objects of ours, handed on without a copy.
+  const redis = redisStoreOf(store);
+  const logger = loggerOf(clientContext);
+  let closed = false;
+  return Object.freeze({
+    async getMetadata() {
+      return metadataOf(redis ? await redis.getMetadata() : await callStore(store, ['getMetadata'], []));
+    },
+    async getUserMembership(userHash) {
+      if (redis) {
+        const found = await new Promise((resolve, reject) => redis.getMembership(userHash, resolve, reject));
+        return found === null || found === undefined ? undefined : Object.freeze(found);
+      }
+      return membershipOf(await callStore(store, ['getMembership', 'getUserMembership'], [userHash]));
+    },
+    /** Closes the wrapped store (its close(), when it has one) once; a failure is logged, never thrown. */
+    close() {
+      if (closed) return;
+      closed = true;
+      closeStore(store, logger);
+    },
+  });
+}
+
+/**
+ * The value of `@launchdarkly/node-server-sdk`'s `bigSegments.store` option: a factory
+ * `(clientContext) => store` over a cutover Big Segment store.
+ */
+export function launchDarklyBigSegmentStore(store) {
+  const ok =
+    store !== null &&
+    typeof store === 'object' &&
+    method(store, 'getMetadata') !== undefined &&
+    (method(store, 'getMembership') !== undefined || method(store, 'getUserMembership') !== undefined);
+  if (!ok) {
+    throw new TypeError(
+      `${NAME}: store must be an object with getMetadata and getMembership (or getUserMembership) methods, ${describe(store)}`,
+    );
+  }
+  return (clientContext) => adapter(store, clientContext);
+}
