@@ -353,9 +353,12 @@ export interface LaunchDarklyBigSegmentStore {
  * store — `redisBigSegmentStore` on any client, or a store written in JavaScript. The store's
  * methods are looked up at each call; a throw or rejection reaches the SDK as a rejection (its
  * status becomes `STORE_ERROR`). A `redisBigSegmentStore` is queried directly: one Redis round
- * trip per membership query, where LaunchDarkly's own Redis store needs two.
+ * trip per membership query, where LaunchDarkly's own Redis store needs two. LaunchDarkly's SDK
+ * bounds no store call, so the adapter does: a call slower than `queryTimeoutMs` (default 10000)
+ * rejects with a `DOMException` named 'TimeoutError' (an evaluation's status is then `STORE_ERROR`).
  *
- * @throws TypeError when `store` lacks `getMetadata` or `getMembership` (or `getUserMembership`).
+ * @throws TypeError when `store` lacks `getMetadata` or `getMembership` (or `getUserMembership`),
+ *   TypeError / RangeError naming `queryTimeoutMs` when it is not a positive finite number.
  *
  * @example
  * ```ts
@@ -365,11 +368,16 @@ export interface LaunchDarklyBigSegmentStore {
  *
  * const redis = await createClient({ url: process.env.REDIS_URL }).connect();
  * const ldClient = init(process.env.LAUNCHDARKLY_SDK_KEY ?? '', {
- *   bigSegments: { store: launchDarklyBigSegmentStore(redisBigSegmentStore(nodeRedisHost(redis))) },
+ *   bigSegments: {
+ *     store: launchDarklyBigSegmentStore(redisBigSegmentStore(nodeRedisHost(redis)), { queryTimeoutMs: 250 }),
+ *   },
  * });
  * await ldClient.waitForInitialization({ timeout: 10 });
  * const detail = await ldClient.variationDetail('beta-ui', { kind: 'user', key: 'user-123' }, false);
  * // detail.reason.bigSegmentsStatus: 'HEALTHY' | 'STALE' | 'STORE_ERROR' | 'NOT_CONFIGURED'
  * ```
  */
-export function launchDarklyBigSegmentStore(store: BigSegmentStore): (clientContext: unknown) => LaunchDarklyBigSegmentStore;
+export function launchDarklyBigSegmentStore(
+  store: BigSegmentStore,
+  options?: { queryTimeoutMs?: number },
+): (clientContext: unknown) => LaunchDarklyBigSegmentStore;

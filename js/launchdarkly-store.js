@@ -55,6 +55,33 @@ function membershipOf(answer) {
   return Object.freeze(membership);
 }
 
+const DEFAULT_QUERY_TIMEOUT_MS = 10_000;
+const MAX_TIMER_MS = 2 ** 31 - 1; // setTimeout fires at once beyond this: a longer bound is no bound
+
+function queryTimeoutOf(options) {
+  if (options === undefined || options === null) return DEFAULT_QUERY_TIMEOUT_MS;
+  if (typeof options !== 'object') throw new TypeError(`${NAME}: options must be an object, ${describe(options)}`);
+  const ms = read(options, 'queryTimeoutMs');
+  if (ms === undefined || ms === null) return DEFAULT_QUERY_TIMEOUT_MS;
+  if (typeof ms !== 'number') throw new TypeError(`${NAME}: queryTimeoutMs must be a number, ${describe(ms)}`);
+  if (!(ms > 0 && Number.isFinite(ms))) {
+    throw new RangeError(`${NAME}: queryTimeoutMs must be a positive finite number, ${describe(ms)}`);
+  }
+  return ms;
+}
+
+/** `promise`, or a TimeoutError rejection after `ms`; the timer never keeps Node alive. */
+function bounded(promise, ms) {
+  if (ms > MAX_TIMER_MS) return promise;
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new DOMException(`Big Segment store call timed out after ${ms} ms`, 'TimeoutError')), ms);
+    if (typeof timer === 'object' && typeof timer?.unref === 'function') timer.unref();
+  });
+  promise.then(undefined, () => {}); // a late failure after the timeout is not unhandled
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
 /** LaunchDarkly's logger from the SDK's client context, if it has a usable one. */
 function loggerOf(clientContext) {
   const logger = read(read(clientContext, 'basicConfiguration'), 'logger');
@@ -80,7 +107,7 @@ function closeStore(store, logger) {
 }
 
 /** The LaunchDarkly store for one SDK client over `store` (its methods looked up at each call). */
-function adapter(store, clientContext) {
+function adapter(store, clientContext, timeoutMs) {
   // A redisBigSegmentStore object is frozen: its Rust store is queried directly (one round trip),
   // and its answers are fresh objects of ours, handed on without a copy.
   const redis = redisStoreOf(store);
@@ -88,14 +115,17 @@ function adapter(store, clientContext) {
   let closed = false;
   return Object.freeze({
     async getMetadata() {
-      return metadataOf(redis ? await redis.getMetadata() : await callStore(store, ['getMetadata'], []));
+      const query = redis ? redis.getMetadata() : callStore(store, ['getMetadata'], []);
+      return metadataOf(await bounded(query, timeoutMs));
     },
     async getUserMembership(userHash) {
       if (redis) {
-        const found = await new Promise((resolve, reject) => redis.getMembership(userHash, resolve, reject));
+        const query = new Promise((resolve, reject) => redis.getMembership(userHash, resolve, reject));
+        const found = await bounded(query, timeoutMs);
         return found === null || found === undefined ? undefined : Object.freeze(found);
       }
-      return membershipOf(await callStore(store, ['getMembership', 'getUserMembership'], [userHash]));
+      const query = callStore(store, ['getMembership', 'getUserMembership'], [userHash]);
+      return membershipOf(await bounded(query, timeoutMs));
     },
     /** Closes the wrapped store (its close(), when it has one) once; a failure is logged, never thrown. */
     close() {
@@ -108,9 +138,10 @@ function adapter(store, clientContext) {
 
 /**
  * The value of `@launchdarkly/node-server-sdk`'s `bigSegments.store` option: a factory
- * `(clientContext) => store` over a cutover Big Segment store.
+ * `(clientContext) => store` over a cutover Big Segment store. LaunchDarkly's SDK bounds no store
+ * call, so the adapter does: a call slower than `options.queryTimeoutMs` (default 10000) rejects.
  */
-export function launchDarklyBigSegmentStore(store) {
+export function launchDarklyBigSegmentStore(store, options) {
   const ok =
     store !== null &&
     typeof store === 'object' &&
@@ -121,5 +152,6 @@ export function launchDarklyBigSegmentStore(store) {
       `${NAME}: store must be an object with getMetadata and getMembership (or getUserMembership) methods, ${describe(store)}`,
     );
   }
-  return (clientContext) => adapter(store, clientContext);
+  const timeoutMs = queryTimeoutOf(options);
+  return (clientContext) => adapter(store, clientContext, timeoutMs);
 }

@@ -377,6 +377,72 @@ describe('failing stores: rejections reach LaunchDarkly (STORE_ERROR), nothing u
   });
 });
 
+describe('queryTimeoutMs: LaunchDarkly bounds no store call, the adapter does', () => {
+  test('a membership query that never settles, and one that rejects late: STORE_ERROR in time, nothing unhandled', async (t) => {
+    const log = makeLogger();
+    const late = [];
+    const store = {
+      getMetadata: async () => ({ lastUpToDate: Date.now() }),
+      getMembership: (hash) =>
+        hash === hashContextKey('alice')
+          ? new Promise(() => {}) // never settles
+          : new Promise((_, reject) => late.push(setTimeout(() => reject(new Error('too late')), 60))),
+    };
+    const client = await ldClient(await testData(), launchDarklyBigSegmentStore(store, { queryTimeoutMs: 25 }), log.logger);
+    t.after(() => client.close());
+    for (const key of ['alice', 'bob']) {
+      const started = Date.now();
+      const d = await client.variationDetail(FLAG, ctx(key), 'default');
+      const took = Date.now() - started;
+      assert.deepEqual([d.value, d.reason.bigSegmentsStatus], ['none', 'STORE_ERROR']);
+      assert.ok(took >= 20 && took < 1000, `${key}: answered after ${took} ms`);
+    }
+    const timeouts = log.texts('error').filter((e) => e.includes('membership query returned error: TimeoutError: Big Segment store call timed out after 25 ms'));
+    // LaunchDarkly keeps no failed membership, so each of the flag's two segment rules asks again.
+    assert.equal(timeouts.length, 4, log.texts('error').join('\n'));
+    await sleep(80); // bob's late rejection has happened: it is handled (the file runs with strict rejections)
+  });
+
+  test('a Redis host that hangs: metadata and membership time out (default bound is 10 s, here 25 ms)', async (t) => {
+    const log = makeLogger();
+    const host = { command: () => new Promise(() => {}), pipeline: () => new Promise(() => {}) };
+    const client = await ldClient(await testData(), launchDarklyBigSegmentStore(redisBigSegmentStore(host), { queryTimeoutMs: 25 }), log.logger);
+    t.after(() => client.close());
+    assert.deepEqual(await client.bigSegmentStoreStatusProvider.requireStatus(), { available: false, stale: false });
+    const d = await client.variationDetail(FLAG, ctx('alice'), 'default');
+    assert.deepEqual([d.value, d.reason.bigSegmentsStatus], ['none', 'STORE_ERROR']);
+    assert.ok(log.has('error', 'status query returned error: TimeoutError'), log.texts('error').join('\n'));
+    assert.ok(log.has('error', 'membership query returned error: TimeoutError'), log.texts('error').join('\n'));
+  });
+
+  test('invalid options: TypeError or RangeError naming them', () => {
+    const store = { getMetadata() {}, getMembership() {} };
+    for (const [options, name, what] of [
+      ['fast', TypeError, /^launchDarklyBigSegmentStore: options must be an object, got string "fast"$/],
+      [{ queryTimeoutMs: '25' }, TypeError, /^launchDarklyBigSegmentStore: queryTimeoutMs must be a number, got string "25"$/],
+      [{ queryTimeoutMs: 0 }, RangeError, /queryTimeoutMs must be a positive finite number, got number 0$/],
+      [{ queryTimeoutMs: -5 }, RangeError, /queryTimeoutMs must be a positive finite number/],
+      [{ queryTimeoutMs: NaN }, RangeError, /queryTimeoutMs must be a positive finite number, got number NaN$/],
+      [{ queryTimeoutMs: Infinity }, RangeError, /queryTimeoutMs must be a positive finite number/],
+    ]) {
+      assert.throws(() => launchDarklyBigSegmentStore(store, options), (e) => e instanceof name && what.test(e.message), JSON.stringify(options));
+    }
+    for (const options of [undefined, null, {}, { queryTimeoutMs: undefined }, { queryTimeoutMs: 1 }, { queryTimeoutMs: 2 ** 40 }]) {
+      assert.equal(typeof launchDarklyBigSegmentStore(store, options), 'function');
+    }
+  });
+
+  test('a bound beyond what a timer can hold is no bound (not an instant timeout)', async () => {
+    let resolve;
+    const store = { getMetadata: async () => undefined, getMembership: () => new Promise((r) => (resolve = r)) };
+    const adapter = launchDarklyBigSegmentStore(store, { queryTimeoutMs: 2 ** 40 })({});
+    const answer = adapter.getUserMembership('h');
+    await sleep(10);
+    resolve({ 'beta.g2': true });
+    assert.deepEqual({ ...(await answer) }, { 'beta.g2': true });
+  });
+});
+
 test('launchDarklyBigSegmentStore validates its argument (TypeError naming it)', () => {
   for (const bad of [undefined, null, 'redis', 42, {}, { getMetadata() {} }, { getMembership() {} }, () => {}]) {
     assert.throws(() => launchDarklyBigSegmentStore(bad), {
