@@ -22,6 +22,29 @@ async function callStore(store, names, args) {
   throw new TypeError(`${NAME}: the store no longer has a ${names.join(' or ')} method`);
 }
 
+/**
+ * The store's failure as the rejection LaunchDarkly gets: the SDK logs it as `${error}` inside its
+ * catch, and a value that cannot be printed so (a symbol, a null-prototype object, a throwing
+ * toString) would make the SDK's own promise reject unhandled and the evaluation never finish.
+ */
+function printable(error) {
+  try {
+    void `${error}`;
+    return error;
+  } catch {
+    return new TypeError(`${NAME}: the store failed with a value that cannot be printed, ${describe(error)}`);
+  }
+}
+
+/** `promise`, its rejection made printable. */
+async function settled(promise) {
+  try {
+    return await promise;
+  } catch (error) {
+    throw printable(error);
+  }
+}
+
 /** A store's metadata answer as LaunchDarkly's: undefined, or `{ lastUpToDate }` when it is a finite number. */
 function metadataOf(answer) {
   if (answer === null || answer === undefined) return undefined;
@@ -116,16 +139,16 @@ function adapter(store, clientContext, timeoutMs) {
   return Object.freeze({
     async getMetadata() {
       const query = redis ? redis.getMetadata() : callStore(store, ['getMetadata'], []);
-      return metadataOf(await bounded(query, timeoutMs));
+      return metadataOf(await settled(bounded(query, timeoutMs)));
     },
     async getUserMembership(userHash) {
       if (redis) {
         const query = new Promise((resolve, reject) => redis.getMembership(userHash, resolve, reject));
-        const found = await bounded(query, timeoutMs);
+        const found = await settled(bounded(query, timeoutMs));
         return found === null || found === undefined ? undefined : Object.freeze(found);
       }
       const query = callStore(store, ['getMembership', 'getUserMembership'], [userHash]);
-      return membershipOf(await bounded(query, timeoutMs));
+      return membershipOf(await settled(bounded(query, timeoutMs)));
     },
     /** Closes the wrapped store (its close(), when it has one) once; a failure is logged, never thrown. */
     close() {

@@ -322,6 +322,30 @@ describe('failing stores: rejections reach LaunchDarkly (STORE_ERROR), nothing u
     });
   }
 
+  test('rejections with values LaunchDarkly cannot print (`${e}` throws) still reach it as STORE_ERROR', async (t) => {
+    const unprintable = [
+      Symbol('nope'),
+      Object.create(null),
+      {
+        toString() {
+          throw new Error('toString boom');
+        },
+      },
+    ];
+    for (const reason of unprintable) {
+      const log = makeLogger();
+      const store = { getMetadata: async () => Promise.reject(reason), getMembership: async () => Promise.reject(reason) };
+      const client = await ldClient(await testData(), launchDarklyBigSegmentStore(store), log.logger);
+      t.after(() => client.close());
+      const d = await Promise.race([client.variationDetail(FLAG, ctx('alice'), 'default'), sleep(1000).then(() => 'hung')]);
+      assert.notEqual(d, 'hung', 'the evaluation finished');
+      assert.deepEqual([d.value, d.reason.bigSegmentsStatus], ['none', 'STORE_ERROR']);
+      assert.deepEqual(await client.bigSegmentStoreStatusProvider.requireStatus(), { available: false, stale: false });
+      assert.ok(log.has('error', 'membership query returned error: TypeError: launchDarklyBigSegmentStore: the store failed with a value that cannot be printed'));
+      assert.ok(log.has('error', 'status query returned error: TypeError: launchDarklyBigSegmentStore: the store failed with a value'));
+    }
+  });
+
   test('getMetadata rejects: the store is unavailable (status, reason); a method removed later is a rejection', async (t) => {
     const log = makeLogger();
     const store = { getMetadata: async () => Promise.reject(new Error('down')), getMembership: async () => ({ 'beta.g2': true }) };
