@@ -11,7 +11,15 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { init, integrations } from '@launchdarkly/node-server-sdk';
 import { RedisBigSegmentStore } from '@launchdarkly/node-server-sdk-redis';
-import { launchDarklyBigSegmentStore, redisBigSegmentStore, nodeRedisHost, ioredisHost, hashContextKey } from 'cutover';
+import fc from 'fast-check';
+import {
+  launchDarklyBigSegmentStore,
+  redisBigSegmentStore,
+  nodeRedisHost,
+  ioredisHost,
+  hashContextKey,
+  BigSegmentStoreManager,
+} from 'cutover';
 import { countingProxy } from './helpers/counting-proxy.mjs';
 import {
   redisUrl,
@@ -291,6 +299,33 @@ describe('stores written in JavaScript', () => {
     assert.equal(store.closed, 1, 'the client’s close() closed the store once');
     t.diagnostic('closed');
   });
+});
+
+test('property: for any store answer, the adapter hands LaunchDarkly the membership cutover’s manager reads', async (t) => {
+  let answer;
+  const store = { getMetadata: async () => ({ lastUpToDate: Date.now() }), getMembership: async () => answer };
+  const adapter = launchDarklyBigSegmentStore(store)({});
+  const manager = new BigSegmentStoreManager({ store, contextCacheSize: 1 });
+  t.after(() => manager.close());
+  const ref = fc.oneof(fc.constantFrom('beta.g2', '__proto__', 'constructor', 'toString', '0', '12', ''), fc.string());
+  const value = fc.oneof(fc.boolean(), fc.constantFrom(null, undefined, 0, 1, 'true', {}, []));
+  const answers = fc.oneof(
+    fc.constantFrom(null, undefined, 'beta.g2', 42, true),
+    fc.dictionary(ref, value),
+    fc.array(fc.oneof(fc.boolean(), fc.string()), { maxLength: 4 }),
+  );
+  let n = 0;
+  await fc.assert(
+    fc.asyncProperty(answers, async (a) => {
+      answer = a;
+      const ours = await adapter.getUserMembership('h');
+      const { membership } = await manager.getUserMembership(`context-${n++}`);
+      if (a === null || a === undefined) return assert.equal(ours, undefined);
+      assert.ok(Object.isFrozen(ours) && Object.getPrototypeOf(ours) === null);
+      assert.deepEqual(Object.entries(ours), Object.entries(membership));
+    }),
+    { numRuns: 300, seed: 0x1d5 },
+  );
 });
 
 describe('failing stores: rejections reach LaunchDarkly (STORE_ERROR), nothing unhandled', () => {
