@@ -330,3 +330,54 @@ export function nodeRedisHost(client: unknown): RedisHost;
 export function ioredisHost(client: unknown): RedisHost;
 /** @upstash/redis (HTTP, edge-friendly). */
 export function upstashHost(client: unknown): RedisHost;
+
+// ---------------------------------------------------------------------------------------------
+// cutover's stores inside LaunchDarkly's server SDK
+
+/**
+ * The Big Segment store LaunchDarkly's server SDK calls (the shape of its
+ * `interfaces.BigSegmentStore`, described here so that cutover's types need none of the SDK's).
+ */
+export interface LaunchDarklyBigSegmentStore {
+  /** `undefined` when the store has no metadata; `lastUpToDate` absent when it was never synchronized. */
+  getMetadata(): Promise<{ lastUpToDate?: number } | undefined>;
+  /** Segment ref (`key.gN`) → included (true) or excluded (false), frozen; `undefined`: no data. */
+  getUserMembership(userHash: string): Promise<Readonly<Record<string, boolean>> | undefined>;
+  /** Closes the wrapped store (its `close()`, when it has one) once; a failure is logged, never thrown. */
+  close(): void;
+}
+
+/**
+ * The value of `@launchdarkly/node-server-sdk`'s `bigSegments.store` option: a factory that the
+ * SDK calls with its client context (whose logger reports a failing `close()`), over any cutover
+ * store — `redisBigSegmentStore` on any client, or a store written in JavaScript. The store's
+ * methods are looked up at each call; a throw or rejection reaches the SDK as a rejection (its
+ * status becomes `STORE_ERROR`). A `redisBigSegmentStore` is queried directly: one Redis round
+ * trip per membership query, where LaunchDarkly's own Redis store needs two. LaunchDarkly's SDK
+ * bounds no store call, so the adapter does: a call slower than `queryTimeoutMs` (default 10000)
+ * rejects with a `DOMException` named 'TimeoutError' (an evaluation's status is then `STORE_ERROR`).
+ *
+ * @throws TypeError when `store` lacks `getMetadata` or `getMembership` (or `getUserMembership`),
+ *   TypeError / RangeError naming `queryTimeoutMs` when it is not a positive finite number.
+ *
+ * @example
+ * ```ts
+ * import { init } from '@launchdarkly/node-server-sdk';
+ * import { createClient } from 'redis';
+ * import { launchDarklyBigSegmentStore, redisBigSegmentStore, nodeRedisHost } from 'cutover';
+ *
+ * const redis = await createClient({ url: process.env.REDIS_URL }).connect();
+ * const ldClient = init(process.env.LAUNCHDARKLY_SDK_KEY ?? '', {
+ *   bigSegments: {
+ *     store: launchDarklyBigSegmentStore(redisBigSegmentStore(nodeRedisHost(redis)), { queryTimeoutMs: 250 }),
+ *   },
+ * });
+ * await ldClient.waitForInitialization({ timeout: 10 });
+ * const detail = await ldClient.variationDetail('beta-ui', { kind: 'user', key: 'user-123' }, false);
+ * // detail.reason.bigSegmentsStatus: 'HEALTHY' | 'STALE' | 'STORE_ERROR' | 'NOT_CONFIGURED'
+ * ```
+ */
+export function launchDarklyBigSegmentStore(
+  store: BigSegmentStore,
+  options?: { queryTimeoutMs?: number },
+): (clientContext: unknown) => LaunchDarklyBigSegmentStore;

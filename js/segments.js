@@ -37,13 +37,18 @@ class BigSegmentStoreStatusProvider {
 // directly (src/js/redis.rs, offerRedisStore).
 const redisStores = new WeakMap();
 
+/** The Rust store behind `store` when it is a redisBigSegmentStore object, else undefined. */
+export function redisStoreOf(store) {
+  return store !== null && typeof store === 'object' ? redisStores.get(store) : undefined;
+}
+
 export class BigSegmentStoreManager {
   #inner;
   #lastKey;
   constructor(managerOptions) {
     bridge();
     const store = managerOptions !== null && typeof managerOptions === 'object' ? read(managerOptions, 'store') : undefined;
-    const redis = store !== null && typeof store === 'object' ? redisStores.get(store) : undefined;
+    const redis = redisStoreOf(store);
     if (redis !== undefined) wasm.offerRedisStore(redis, store);
     this.#inner = new wasm.WasmBigSegmentStoreManager(managerOptions === undefined ? {} : managerOptions);
     /** @readonly */

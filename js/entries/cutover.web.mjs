@@ -6,6 +6,7 @@ export {
   bigSegmentRef,
   hashContextKey,
   ioredisHost,
+  launchDarklyBigSegmentStore,
   launchDarklyClient,
   migrationVariation,
   MigratorBuilder,

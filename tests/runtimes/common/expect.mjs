@@ -11,6 +11,7 @@ export const EXPORTS = [
   'fixedStage',
   'hashContextKey',
   'ioredisHost',
+  'launchDarklyBigSegmentStore',
   'launchDarklyClient',
   'migrationVariation',
   'nodeRedisHost',

@@ -9,6 +9,7 @@ import {
   hashContextKey,
   bigSegmentRef,
   redisBigSegmentStore,
+  launchDarklyBigSegmentStore,
   type BigSegmentStore,
   type MigrationClient,
   type Stage,
@@ -118,3 +119,5 @@ hashContextKey(123);
 bigSegmentRef('seg', '1');
 // @ts-expect-error a Redis host is a function or { command }
 redisBigSegmentStore({ send: async () => null });
+// @ts-expect-error launchDarklyBigSegmentStore wraps a cutover store, not a Redis host
+launchDarklyBigSegmentStore({ command: async () => null });

@@ -8,6 +8,7 @@ import {
   failure,
   fixedStage,
   hashContextKey,
+  launchDarklyBigSegmentStore,
   launchDarklyClient,
   migrationVariation,
   nodeRedisHost,
@@ -19,6 +20,7 @@ import {
   type BigSegmentsStatus,
   type Context,
   type ExternalTracker,
+  type LaunchDarklyBigSegmentStore,
   type Failure,
   type Membership,
   type MigrationClient,
@@ -156,3 +158,16 @@ export const redisStores: BigSegmentStore[] = [
   redisBigSegmentStore(ioredisHost({})),
   redisBigSegmentStore(upstashHost({})),
 ];
+
+// cutover's stores inside LaunchDarkly's SDK: a factory (clientContext) => LaunchDarkly's store shape.
+export async function launchDarklyStore(): Promise<boolean | undefined> {
+  const factory = launchDarklyBigSegmentStore(redisBigSegmentStore(async () => null));
+  launchDarklyBigSegmentStore(ldStyleStore);
+  const ldStore = factory({ basicConfiguration: { logger: console } });
+  expectType<Equals<typeof ldStore, LaunchDarklyBigSegmentStore>>();
+  const metadata = await ldStore.getMetadata();
+  expectType<Equals<typeof metadata, { lastUpToDate?: number } | undefined>>();
+  const membership = await ldStore.getUserMembership(hashContextKey('k'));
+  ldStore.close();
+  return membership?.['beta.g1'];
+}
