@@ -1,5 +1,5 @@
 // A Redis Cluster master killed mid-run (SIGKILL, no replica to fail over to), under a started
-// BigSegmentStoreManager over the cluster store (queryTimeoutMs 400), with each client at its
+// BigSegmentStoreManager over the cluster store (queryTimeoutMs 1000), with each client at its
 // default options: lookups that need the dead node are STORE_ERROR within queryTimeoutMs; lookups
 // whose keys are on the other masters keep answering HEALTHY, before and after the cluster marks
 // the node failed (cluster-node-timeout 2 s); nothing is left unhandled. One cluster per client,
@@ -11,7 +11,7 @@ import { unhandledRejections, keys, plain, makeLogger, sleep } from './helpers/r
 import { startCluster, clusterUnavailable, CLUSTER_CLIENTS, clusterSend } from './helpers/redis-cluster.mjs';
 
 const skip = (await clusterUnavailable()) ?? false; // a reason, or false
-const QUERY_TIMEOUT = 400;
+const QUERY_TIMEOUT = 1000; // headroom for the live nodes on a loaded machine
 const PREFIX = 'cluster-faults';
 const unhandled = unhandledRejections();
 const clusters = {};
@@ -101,7 +101,7 @@ for (const [name, spec] of Object.entries(CLUSTER_CLIENTS)) {
             } else {
               assert.deepEqual([r.status, r.membership], ['HEALTHY', member], what);
             }
-            assert.ok(r.ms < QUERY_TIMEOUT + 800, `${r.ms} ms: ${what}`);
+            assert.ok(r.ms < QUERY_TIMEOUT + 1000, `${r.ms} ms: ${what}`);
           });
         }
         assert.ok(texts('error').some((t) => t.startsWith('Big Segment store membership query returned error:')));
