@@ -26,6 +26,7 @@ const SCENARIOS = [
   'raw-promise-all',
   'cached-lookup',
   'uncached-lookup-redis',
+  'uncached-lookup-redis-cluster',
   'concurrent-miss-store-calls',
   'cold-start-ms',
 ];
@@ -89,9 +90,9 @@ function sizes() {
   return { wasm_raw: wasm.length, wasm_gz: gzipSync(wasm, { level: 9 }).length, package_gz: packageGz };
 }
 
-function hasRedisServer() {
+function hasCommand(name) {
   try {
-    execFileSync('sh', ['-c', 'command -v redis-server'], { stdio: 'ignore' });
+    execFileSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' });
     return true;
   } catch {
     return false;
@@ -105,34 +106,56 @@ async function main() {
   const machine = `${cpus[0]?.model?.trim() ?? 'unknown cpu'}, ${cpus.length} cores, node ${process.version}`;
   const startHash = wasmHash();
   const selected = SCENARIOS.filter((s) => !ONLY || ONLY.has(s));
-  // Without REDIS_URL the Redis scenario needs a local redis-server (scripts/setup.sh --system).
-  let skipped = null;
-  if (!process.env.REDIS_URL && selected.includes('uncached-lookup-redis') && !hasRedisServer()) {
-    selected.splice(selected.indexOf('uncached-lookup-redis'), 1);
-    skipped = 'uncached-lookup-redis';
-    console.error('skipping uncached-lookup-redis: redis-server is not installed and REDIS_URL is not set (bash scripts/setup.sh --system installs it)');
+  // Without REDIS_URL the Redis scenario needs a local redis-server (scripts/setup.sh --system);
+  // the cluster one always does (and redis-cli), unless REDIS_CLUSTER_URLS names a cluster.
+  const skipped = [];
+  const skip = (name, why) => {
+    if (!selected.includes(name)) return;
+    selected.splice(selected.indexOf(name), 1);
+    skipped.push(name);
+    console.error(`skipping ${name}: ${why} (bash scripts/setup.sh --system installs it)`);
+  };
+  if (!process.env.REDIS_URL && !hasCommand('redis-server')) skip('uncached-lookup-redis', 'redis-server is not installed and REDIS_URL is not set');
+  if (!process.env.REDIS_CLUSTER_URLS && !(hasCommand('redis-server') && hasCommand('redis-cli'))) {
+    skip('uncached-lookup-redis-cluster', 'redis-server or redis-cli is not installed and REDIS_CLUSTER_URLS is not set');
   }
   const unknown = ONLY ? [...ONLY].filter((s) => !SCENARIOS.includes(s)) : [];
   if (unknown.length) throw new Error(`BENCH_ONLY: unknown scenario(s) ${unknown.join(', ')}; known: ${SCENARIOS.join(', ')}`);
 
   let redisUrl = process.env.REDIS_URL;
+  let clusterUrls = process.env.REDIS_CLUSTER_URLS;
   let pidfile = null;
+  let clusterDir = null;
+  const script = (name) => path.join(root, 'scripts', name);
   const stopRedis = () => {
     if (pidfile) {
       try {
-        execFileSync('bash', [path.join(root, 'scripts', 'redis-server.sh'), 'stop', pidfile], { stdio: 'ignore' });
+        execFileSync('bash', [script('redis-server.sh'), 'stop', pidfile], { stdio: 'ignore' });
       } catch {}
       pidfile = null;
     }
+    if (clusterDir) {
+      try {
+        execFileSync('bash', [script('redis-cluster.sh'), 'stop', clusterDir], { stdio: 'ignore' });
+      } catch {}
+      clusterDir = null;
+    }
   };
-  if (!redisUrl && selected.includes('uncached-lookup-redis')) {
-    pidfile = path.join(os.tmpdir(), `cutover-bench-redis-${process.pid}.pid`);
-    redisUrl = execFileSync('bash', [path.join(root, 'scripts', 'redis-server.sh'), 'start', pidfile], { cwd: root })
-      .toString()
-      .trim();
-    for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => (stopRedis(), process.exit(130)));
+  try {
+    if (!redisUrl && selected.includes('uncached-lookup-redis')) {
+      pidfile = path.join(os.tmpdir(), `cutover-bench-redis-${process.pid}.pid`);
+      redisUrl = execFileSync('bash', [script('redis-server.sh'), 'start', pidfile], { cwd: root }).toString().trim();
+    }
+    if (!clusterUrls && selected.includes('uncached-lookup-redis-cluster')) {
+      clusterDir = path.join(os.tmpdir(), `cutover-bench-cluster-${process.pid}`);
+      clusterUrls = execFileSync('bash', [script('redis-cluster.sh'), 'start', clusterDir], { cwd: root }).toString().trim().split('\n').join(' ');
+    }
+  } catch (e) {
+    stopRedis();
+    throw e;
   }
-  const env = { ...process.env, ...(redisUrl ? { REDIS_URL: redisUrl } : {}) };
+  if (pidfile || clusterDir) for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => (stopRedis(), process.exit(130)));
+  const env = { ...process.env, ...(redisUrl ? { REDIS_URL: redisUrl } : {}), ...(clusterUrls ? { REDIS_CLUSTER_URLS: clusterUrls } : {}) };
 
   const t0 = Date.now();
   const results = [];
@@ -199,7 +222,7 @@ async function main() {
   const size = sizes();
   // A subset run (BENCH_ONLY) prints its table but leaves bench/results.json alone.
   // So does a run that skipped a scenario: the file always has every row.
-  const out = ONLY || skipped ? null : path.join(here, 'results.json');
+  const out = ONLY || skipped.length ? null : path.join(here, 'results.json');
   if (out) writeFileSync(out, `${JSON.stringify({ machine, results, size }, null, 2)}\n`);
 
   const header = ['name', 'unit', 'cutover', 'launchdarkly', 'ratio', 'floor', 'floor ratio'];
@@ -234,7 +257,7 @@ async function main() {
   console.log('\nnotes:');
   for (const r of results) console.log(`  ${r.name}: ${r.note}`);
   if (wasmHash() !== startHash) console.log('\nWARNING: dist/cutover_bg.wasm changed during the run (a rebuild happened); results may mix builds.');
-  console.log(`\ntotal ${((Date.now() - t0) / 1000).toFixed(1)} s; ${out ? 'wrote bench/results.json' : `${skipped ? `${skipped} skipped` : 'subset run'}: bench/results.json not written`}`);
+  console.log(`\ntotal ${((Date.now() - t0) / 1000).toFixed(1)} s; ${out ? 'wrote bench/results.json' : `${skipped.length ? `${skipped.join(', ')} skipped` : 'subset run'}: bench/results.json not written`}`);
 }
 
 main().catch((e) => {

@@ -324,9 +324,15 @@ export interface RedisHost {
  * 'launchdarkly' (also when ''). One round trip per membership query.
  */
 export function redisBigSegmentStore(host: RedisHost | RedisCommand, options?: { prefix?: string }): BigSegmentStore;
-/** node-redis v4+ (`sendCommand`, `multi`). */
+/**
+ * node-redis v4+ (`sendCommand`, `multi`), or a node-redis cluster from `createCluster()`: then a
+ * query's two SMEMBERS go out concurrently, each to the node that owns its key.
+ */
 export function nodeRedisHost(client: unknown): RedisHost;
-/** ioredis (`call`, `pipeline`). */
+/**
+ * ioredis (`call`, `pipeline`), or an ioredis `Cluster` (`isCluster === true`): then a query's two
+ * SMEMBERS go out concurrently, each to the node that owns its key, never as a cross-slot pipeline.
+ */
 export function ioredisHost(client: unknown): RedisHost;
 /** @upstash/redis (HTTP, edge-friendly). */
 export function upstashHost(client: unknown): RedisHost;

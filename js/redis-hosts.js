@@ -1,5 +1,6 @@
 // Redis hosts: node-redis, ioredis and @upstash/redis clients as the Redis store's host.
 import { describe } from './util.js';
+import { ioredisClusterHost, isIoredisCluster, isNodeRedisCluster, nodeRedisClusterHost } from './redis-cluster-hosts.js';
 
 function requireMethods(adapter, client, names) {
   for (const name of names) {
@@ -9,9 +10,13 @@ function requireMethods(adapter, client, names) {
   }
 }
 
-/** node-redis v4+: `sendCommand`, and `multi().addCommand()…execAsPipeline()` for one round trip. */
+/**
+ * node-redis v4+: `sendCommand`, and `multi().addCommand()…execAsPipeline()` for one round trip;
+ * a `createCluster()` client gets the cluster host (js/redis-cluster-hosts.js).
+ */
 export function nodeRedisHost(client) {
   requireMethods('nodeRedisHost', client, ['sendCommand', 'multi']);
+  if (isNodeRedisCluster(client)) return nodeRedisClusterHost(client);
   return Object.freeze({
     command: (args) => client.sendCommand(args),
     pipeline(commands) {
@@ -22,9 +27,10 @@ export function nodeRedisHost(client) {
   });
 }
 
-/** ioredis: `call`, and `pipeline(commands).exec()` for one round trip. */
+/** ioredis: `call`, and `pipeline(commands).exec()` for one round trip; a `Cluster` gets the cluster host. */
 export function ioredisHost(client) {
   requireMethods('ioredisHost', client, ['call', 'pipeline']);
+  if (isIoredisCluster(client)) return ioredisClusterHost(client);
   return Object.freeze({
     command: ([name, ...args]) => client.call(name, ...args),
     async pipeline(commands) {

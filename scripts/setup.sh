@@ -18,6 +18,7 @@ say() { [ "$quiet" = 1 ] || echo "[setup] $*" >&2; }
 if [ "$system" = 1 ]; then
   missing=()
   command -v redis-server >/dev/null || missing+=(redis-server)
+  command -v redis-cli >/dev/null || missing+=(redis-tools) # the cluster suites' redis-cli --cluster create
   command -v chromium >/dev/null || missing+=(chromium)
   if [ ${#missing[@]} -gt 0 ]; then
     if ! command -v apt-get >/dev/null || [ "$(id -u)" != 0 ]; then

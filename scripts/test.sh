@@ -5,7 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 step() { echo; echo "== $*" >&2; }
 
-# The suites need redis-server and chromium too: installed from Debian's packages when missing.
+# The suites need redis-server (redis-cli too: the cluster suites) and chromium: installed from
+# Debian's packages when missing.
 bash scripts/setup.sh --system --quiet
 
 step "cargo fmt / clippy (native and wasm32)"
@@ -23,7 +24,7 @@ bash scripts/pack-for-tests.sh
 step "facade type check (tsc: js/ against index.d.ts and the glue's declarations)"
 node_modules/.bin/tsc -p js
 
-step "package tests (node --test, with a private redis-server)"
+step "package tests (node --test, with a private redis-server; the cluster suites start their own clusters)"
 pidfile="$PWD/.redis-test.pid"
 REDIS_URL=$(bash scripts/redis-server.sh start "$pidfile")
 trap 'bash scripts/redis-server.sh stop "$pidfile"' EXIT
