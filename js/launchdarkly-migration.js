@@ -4,7 +4,7 @@
 // extras (originTimeoutMs, logger, { signal } per operation, stats()). Events go through
 // launchDarklyClient(ldClient): LaunchDarkly's own tracker builds them.
 import { MigratorBuilder, failure, launchDarklyClient } from './migration.js';
-import { describe, isObject, OLD_FIRST, read } from './util.js';
+import { describe, isObject, OLD_FIRST, promiseOf, read } from './util.js';
 
 /** LaunchDarkly's migration stages, under LaunchDarkly's names. */
 // Typed as index.d.ts's enum (a frozen object here).
@@ -95,8 +95,8 @@ function answer(name, value) {
 function origin(config, name) {
   return (payload, signal) => {
     const result = config[name](payload, signal);
-    if (result instanceof Promise) return result.then((value) => answer(name, value));
-    return answer(name, result);
+    const promise = promiseOf(result); // a promise or thenable, awaited as LaunchDarkly awaits it
+    return promise === undefined ? answer(name, result) : promise.then((value) => answer(name, value));
   };
 }
 

@@ -337,6 +337,16 @@ test('createMigration: methods are looked up on the options at each call, with t
   await drain();
 });
 
+test('createMigration: methods may answer synchronously or with a thenable, as LaunchDarkly awaits them', async () => {
+  const options = optionsFor(cutover, {}, []);
+  options.readOld = () => cutover.LDMigrationSuccess('sync');
+  options.readNew = () => ({ then: (ok) => ok(cutover.LDMigrationSuccess('thenable')) });
+  const migration = cutover.createMigration(ldClient, options);
+  assert.deepEqual(await migration.read('cm-off', CONTEXT, 'off'), { origin: 'old', success: true, result: 'sync' });
+  assert.deepEqual(await migration.read('cm-complete', CONTEXT, 'off'), { origin: 'new', success: true, result: 'thenable' });
+  await drain();
+});
+
 test('createMigration: a method answering something other than an LDMethodResult fails that origin', async () => {
   const options = optionsFor(cutover, {}, []);
   options.readOld = async () => 'just a string';
