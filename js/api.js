@@ -13,3 +13,13 @@ export {
   launchDarklyClient,
   migrationVariation,
 } from './migration.js';
+export {
+  LDConcurrentExecution,
+  LDExecution,
+  LDExecutionOrdering,
+  LDMigrationError,
+  LDMigrationStage,
+  LDMigrationSuccess,
+  LDSerialExecution,
+  createMigration,
+} from './launchdarkly-migration.js';

@@ -5,12 +5,31 @@ export type Origin = 'old' | 'new';
 export type Operation = 'read' | 'write';
 export type ExecutionOrder = 'serial' | 'random' | 'parallel';
 
-/** A LaunchDarkly context (single or multi-kind) or a legacy user. */
-export interface Context {
+/** A single-kind context (LaunchDarkly's `LDSingleKindContext` / `LDContextCommon` shape). */
+export interface SingleKindContext {
   kind?: string;
   key: string;
   [attribute: string]: unknown;
 }
+
+/** A multi-kind context: `{ kind: 'multi', user: { key: 'u1' }, org: { key: 'o1' } }`. */
+export interface MultiKindContext {
+  kind: 'multi';
+  [kind: string]: unknown;
+}
+
+/** A legacy user, as an interface without an index signature (LaunchDarkly's `LDUser`). */
+export interface LegacyUser {
+  key: string;
+  name?: string;
+  anonymous?: boolean;
+}
+
+/**
+ * A LaunchDarkly context (single or multi-kind) or a legacy user, typed structurally:
+ * LaunchDarkly's `LDContext` is assignable to it without a dependency on LaunchDarkly's types.
+ */
+export type Context = SingleKindContext | MultiKindContext | LegacyUser;
 
 export interface Logger {
   debug(...args: unknown[]): void;
@@ -387,3 +406,136 @@ export function launchDarklyBigSegmentStore(
   store: BigSegmentStore,
   options?: { queryTimeoutMs?: number },
 ): (clientContext: unknown) => LaunchDarklyBigSegmentStore;
+
+// ---------------------------------------------------------------------------------------------
+// LaunchDarkly's createMigration, under LaunchDarkly's names
+
+/** LaunchDarkly's migration stages. */
+export enum LDMigrationStage {
+  Off = 'off',
+  DualWrite = 'dualwrite',
+  Shadow = 'shadow',
+  Live = 'live',
+  RampDown = 'rampdown',
+  Complete = 'complete',
+}
+
+/** Serial execution's order: `Fixed` runs old to completion, then new, at every stage; `Random` flips a coin per read. */
+export enum LDExecutionOrdering {
+  Fixed = 0,
+  Random = 1,
+}
+
+/** The tag of an execution option; callers should not need it. */
+export enum LDExecution {
+  Serial = 0,
+  Concurrent = 1,
+}
+
+/** One read origin to completion, then the other, in `ordering`. */
+export class LDSerialExecution {
+  readonly ordering: LDExecutionOrdering;
+  readonly type: LDExecution;
+  constructor(ordering: LDExecutionOrdering);
+}
+
+/** Both read origins started together (the default execution). */
+export class LDConcurrentExecution {
+  readonly type: LDExecution;
+}
+
+/** What a migration method returns: build it with `LDMigrationSuccess` / `LDMigrationError`. */
+export type LDMethodResult<TResult> = { success: true; result: TResult } | { success: false; error: any };
+
+/** A successful method result. */
+export function LDMigrationSuccess<TResult>(result: TResult): LDMethodResult<TResult>;
+/** A failed method result. */
+export function LDMigrationError(error: Error): { success: false; error: Error };
+
+export type LDMigrationOrigin = Origin;
+
+/** One origin's result: `result` when `success`, else `error`. */
+export type LDMigrationResult<TResult> =
+  | { success: true; origin: LDMigrationOrigin; result: TResult }
+  | { success: false; origin: LDMigrationOrigin; error: any };
+export type LDMigrationReadResult<TResult> = LDMigrationResult<TResult>;
+/** `nonAuthoritative` is absent when the second write did not run (stage without one, or the first failed). */
+export interface LDMigrationWriteResult<TResult> {
+  authoritative: LDMigrationResult<TResult>;
+  nonAuthoritative?: LDMigrationResult<TResult>;
+}
+
+/**
+ * LaunchDarkly's migration options, and cutover's extras (`originTimeoutMs`, `logger`).
+ * The four methods are looked up on the options object at every call (with it as `this`); they
+ * also receive the origin's `AbortSignal`, which aborts on `originTimeoutMs` or the operation's
+ * `signal`. A throw or rejection fails the origin with what was thrown.
+ */
+export interface LDMigrationOptions<TMigrationRead, TMigrationWrite, TMigrationReadInput, TMigrationWriteInput> {
+  /** Default `new LDConcurrentExecution()`. */
+  execution?: LDSerialExecution | LDConcurrentExecution;
+  /** Default true; false: no `latency_ms` measurement. */
+  latencyTracking?: boolean;
+  /** Default true; false: no `error` measurement. */
+  errorTracking?: boolean;
+  readNew: (payload?: TMigrationReadInput, signal?: AbortSignal) => Promise<LDMethodResult<TMigrationRead>>;
+  writeNew: (payload?: TMigrationWriteInput, signal?: AbortSignal) => Promise<LDMethodResult<TMigrationWrite>>;
+  readOld: (payload?: TMigrationReadInput, signal?: AbortSignal) => Promise<LDMethodResult<TMigrationRead>>;
+  writeOld: (payload?: TMigrationWriteInput, signal?: AbortSignal) => Promise<LDMethodResult<TMigrationWrite>>;
+  /** Consistency check of two successful reads (sampled by the flag's checkRatio); read once, at createMigration. */
+  check?: (a: TMigrationRead, b: TMigrationRead) => boolean;
+  /** cutover: an origin slower than this fails with a DOMException named 'TimeoutError' and its signal aborts. */
+  originTimeoutMs?: number;
+  /** cutover: where cutover's own warnings go. */
+  logger?: Logger;
+}
+
+/** LaunchDarkly's `LDMigration`, plus cutover's `{ signal }` per operation and `stats()`. */
+export interface LDMigration<TMigrationRead, TMigrationWrite, TMigrationReadInput = any, TMigrationWriteInput = any> {
+  read(
+    key: string,
+    context: Context,
+    defaultValue: LDMigrationStage | Stage,
+    payload?: TMigrationReadInput,
+    options?: OperationOptions,
+  ): Promise<LDMigrationReadResult<TMigrationRead>>;
+  write(
+    key: string,
+    context: Context,
+    defaultValue: LDMigrationStage | Stage,
+    payload?: TMigrationWriteInput,
+    options?: OperationOptions,
+  ): Promise<LDMigrationWriteResult<TMigrationWrite>>;
+  /** Running statistics, independent of event sampling. */
+  stats(): MigrationStats;
+}
+
+/**
+ * LaunchDarkly's `createMigration`, run by cutover: switch with one import line.
+ * Events go through `launchDarklyClient(ldClient)`, so LaunchDarkly's own tracker sends them.
+ *
+ * @example
+ * import { init } from '@launchdarkly/node-server-sdk';
+ * import { createMigration, LDMigrationSuccess, LDSerialExecution, LDExecutionOrdering } from 'cutover';
+ *
+ * const ldClient = init(process.env.LD_SDK_KEY);
+ * await ldClient.waitForInitialization({ timeout: 10 });
+ * const migration = createMigration(ldClient, {
+ *   readOld: async (key) => LDMigrationSuccess(`old:${key}`),
+ *   readNew: async (key) => LDMigrationSuccess(`new:${key}`),
+ *   writeOld: async (params) => LDMigrationSuccess(params),
+ *   writeNew: async (params) => LDMigrationSuccess(params),
+ *   check: (a, b) => a === b,
+ *   execution: new LDSerialExecution(LDExecutionOrdering.Fixed),
+ *   originTimeoutMs: 500, // cutover's
+ * });
+ * const result = await migration.read('migration-flag', { kind: 'user', key: 'u1' }, 'off', 'k1');
+ * if (result.success) console.log(result.origin, result.result);
+ * console.log(migration.stats().read.count);
+ *
+ * @throws TypeError naming the bad option (a method that is not a function, an unknown execution).
+ */
+export function createMigration<TMigrationRead, TMigrationWrite, TMigrationReadInput = any, TMigrationWriteInput = any>(
+  client: LDClientLike,
+  config: LDMigrationOptions<TMigrationRead, TMigrationWrite, TMigrationReadInput, TMigrationWriteInput>,
+): LDMigration<TMigrationRead, TMigrationWrite, TMigrationReadInput, TMigrationWriteInput>;

@@ -2,7 +2,7 @@
 import * as wasm from './wasm/cutover.js';
 import { bridge } from './bridge.js';
 import { HINT_NOT_A_STAGE, HINT_SAME_KEY, HINT_SIGNAL, HINT_WRITE, stageIndex as stageIndexOf } from './bridge-calls.js';
-import { describe, INNER, read } from './util.js';
+import { describe, INNER, OLD_FIRST, read } from './util.js';
 
 // Looked up on first use: with the web entry the wasm is initialised after this module loads.
 let failureBrand;
@@ -94,6 +94,10 @@ export class MigratorBuilder {
   }
   readExecutionOrder(order) {
     this.#inner.readExecutionOrder(order);
+    return this;
+  }
+  [OLD_FIRST]() {
+    this.#inner.readOldFirst();
     return this;
   }
   trackLatency(enabled) {

@@ -2,6 +2,8 @@
 // the measurement encodings and argument descriptions for error messages.
 
 export const INNER = Symbol('cutover.inner');
+/** MigratorBuilder's internal switch to old-first reads (LaunchDarkly's Fixed ordering; no public order string). */
+export const OLD_FIRST = Symbol('cutover.oldFirst');
 /** `target[key]`, or undefined when reading it throws. */
 export function read(target, key) {
   try {

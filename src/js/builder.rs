@@ -50,6 +50,12 @@ impl WasmMigratorBuilder {
         Ok(self.inner.borrow_mut().read_execution_order(&text)?)
     }
 
+    /// Old first, then new, at every stage (for the facade's LaunchDarkly `createMigration`).
+    #[wasm_bindgen(js_name = readOldFirst)]
+    pub fn read_old_first(&self) {
+        self.inner.borrow_mut().read_old_first();
+    }
+
     #[wasm_bindgen(js_name = trackLatency)]
     pub fn track_latency(&self, enabled: JsValue) -> Result<(), JsValue> {
         let enabled = boolean(&enabled, "trackLatency: enabled")?;

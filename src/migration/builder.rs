@@ -37,6 +37,12 @@ impl<V: HostValue> MigratorBuilder<V> {
         Ok(())
     }
 
+    /// Reads that run both origins run old to completion, then new, at every stage
+    /// (`ExecutionOrder::OldFirst`).
+    pub fn read_old_first(&mut self) {
+        self.settings.read_order = ExecutionOrder::OldFirst;
+    }
+
     pub fn track_latency(&mut self, enabled: bool) {
         self.settings.track_latency = enabled;
     }

@@ -315,6 +315,13 @@ impl<V: HostValue> Shared<V> {
             let (auth_result, other_result) = match self.settings.read_order {
                 ExecutionOrder::Parallel => self.call_parallel(op, auth).await,
                 ExecutionOrder::Serial => (call(auth).await, call(other).await),
+                ExecutionOrder::OldFirst => match auth {
+                    Origin::Old => (call(auth).await, call(other).await),
+                    Origin::New => {
+                        let other_result = call(other).await;
+                        (call(auth).await, other_result)
+                    }
+                },
                 ExecutionOrder::Random => {
                     if self.host.random.next_f64() < 0.5 {
                         (call(auth).await, call(other).await)

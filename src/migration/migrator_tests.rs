@@ -297,9 +297,18 @@ fn payload_reaches_every_origin_unchanged() {
 }
 
 fn read_timeline(order: &str, seed: u64) -> (f64, Vec<String>) {
+    read_timeline_at(order, seed, Stage::Shadow)
+}
+
+/// `order` "oldfirst" stands for `read_old_first()` (no public string).
+fn read_timeline_at(order: &str, seed: u64, stage: Stage) -> (f64, Vec<String>) {
     let mut f = Fixture::custom(TestHost::new(seed), false, false, Ok(true));
-    f.builder.read_execution_order(order).unwrap();
-    let m = f.migrator(FakeClient::serving(Stage::Shadow));
+    if order == "oldfirst" {
+        f.builder.read_old_first();
+    } else {
+        f.builder.read_execution_order(order).unwrap();
+    }
+    let m = f.migrator(FakeClient::serving(stage));
     let start = f.t.clock.now();
     f.t.run(m.read(request(Stage::Off))).unwrap();
     (f.t.clock.now() - start, f.journal.take())
@@ -317,6 +326,36 @@ fn serial_runs_authoritative_first_to_completion() {
     let (elapsed, lines) = read_timeline("serial", 1);
     assert_eq!(lines, ["old start@0", "old end@10", "new start@10", "new end@30"]);
     assert!(elapsed >= 30.0);
+}
+
+#[test]
+fn serial_at_live_runs_new_first() {
+    let (_, lines) = read_timeline_at("serial", 1, Stage::Live);
+    assert_eq!(lines, ["new start@0", "new end@20", "old start@20", "old end@30"]);
+}
+
+#[test]
+fn old_first_runs_old_to_completion_then_new_at_every_shadowed_stage() {
+    for stage in [Stage::Shadow, Stage::Live] {
+        for seed in 1..=20 {
+            let (elapsed, lines) = read_timeline_at("oldfirst", seed, stage);
+            assert_eq!(lines, ["old start@0", "old end@10", "new start@10", "new end@30"], "{stage:?}");
+            assert!(elapsed >= 30.0);
+        }
+    }
+}
+
+#[test]
+fn old_first_keeps_the_stage_authoritative_origin_and_checks_consistency() {
+    let mut f = Fixture::custom(TestHost::new(1), false, false, Ok(true));
+    f.builder.read_old_first();
+    let client = FakeClient::serving(Stage::Live);
+    let m = f.migrator(client.clone());
+    let r = f.t.run(m.read(request(Stage::Off))).unwrap();
+    assert_eq!((r.origin, r.result), (Origin::New, Ok(text("new"))));
+    assert_eq!(m.stats().read.consistency.checked, 1);
+    let (_, lines) = read_timeline_at("oldfirst", 1, Stage::Off);
+    assert_eq!(lines, ["old start@0", "old end@10"], "a single-origin stage runs only its origin");
 }
 
 #[test]

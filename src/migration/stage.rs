@@ -27,10 +27,15 @@ pub enum Operation {
 /// How a read that runs both origins schedules them (SPEC A2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum ExecutionOrder {
+    /// The authoritative origin to completion, then the other.
     Serial,
     Random,
     #[default]
     Parallel,
+    /// Old to completion, then new, whichever is authoritative (LaunchDarkly's
+    /// `LDExecutionOrdering.Fixed`). Not one of `readExecutionOrder`'s strings: set by
+    /// `MigratorBuilder::read_old_first`.
+    OldFirst,
 }
 
 /// What a read runs at a stage.
@@ -218,6 +223,7 @@ mod tests {
         assert_eq!(ExecutionOrder::parse("random"), Some(ExecutionOrder::Random));
         assert_eq!(ExecutionOrder::parse("parallel"), Some(ExecutionOrder::Parallel));
         assert_eq!(ExecutionOrder::parse("concurrent"), None);
+        assert_eq!(ExecutionOrder::parse("oldfirst"), None, "old-first is not a public order string");
         assert_eq!(ExecutionOrder::default(), ExecutionOrder::Parallel);
     }
 }

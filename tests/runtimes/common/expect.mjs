@@ -3,10 +3,18 @@ import assert from 'node:assert/strict';
 
 export const EXPORTS = [
   'BigSegmentStoreManager',
+  'LDConcurrentExecution',
+  'LDExecution',
+  'LDExecutionOrdering',
+  'LDMigrationError',
+  'LDMigrationStage',
+  'LDMigrationSuccess',
+  'LDSerialExecution',
   'MigratorBuilder',
   'MigratorConfigError',
   'OpTracker',
   'bigSegmentRef',
+  'createMigration',
   'failure',
   'fixedStage',
   'hashContextKey',
