@@ -3,6 +3,7 @@
 // Behaviour lives in the Rust core; here arguments are forwarded and results passed back.
 export { BigSegmentStoreManager, bigSegmentRef, hashContextKey, redisBigSegmentStore } from './segments.js';
 export { ioredisHost, nodeRedisHost, upstashHost } from './redis-hosts.js';
+export { awsDynamoDbHost, dynamoDbBigSegmentStore } from './dynamodb.js';
 export {
   MigratorBuilder,
   MigratorConfigError,

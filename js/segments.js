@@ -33,9 +33,16 @@ class BigSegmentStoreStatusProvider {
   }
 }
 
-// The Rust store behind each redisBigSegmentStore object: a manager over one queries it
-// directly (src/js/redis.rs, offerRedisStore).
-const redisStores = new WeakMap();
+// The Rust store behind each redisBigSegmentStore (and dynamoDbBigSegmentStore) object, as the
+// call that offers it to the next manager: a manager over one queries it directly
+// (src/js/redis.rs offerRedisStore, src/js/dynamodb.rs offerDynamoDbStore).
+const nativeStores = new WeakMap();
+
+/** Marks `store` (a frozen store object) as backed by a Rust store that `offer()` offers. */
+export function nativeStore(store, offer) {
+  nativeStores.set(store, offer);
+  return store;
+}
 
 export class BigSegmentStoreManager {
   #inner;
@@ -43,8 +50,8 @@ export class BigSegmentStoreManager {
   constructor(managerOptions) {
     bridge();
     const store = managerOptions !== null && typeof managerOptions === 'object' ? read(managerOptions, 'store') : undefined;
-    const redis = store !== null && typeof store === 'object' ? redisStores.get(store) : undefined;
-    if (redis !== undefined) wasm.offerRedisStore(redis, store);
+    const offer = store !== null && typeof store === 'object' ? nativeStores.get(store) : undefined;
+    if (offer !== undefined) offer();
     this.#inner = new wasm.WasmBigSegmentStoreManager(managerOptions === undefined ? {} : managerOptions);
     /** @readonly */
     this.statusProvider = new BigSegmentStoreStatusProvider(INNER, this.#inner);
@@ -93,6 +100,5 @@ export function redisBigSegmentStore(host, storeOptions) {
     getMembership: (contextHash) => new Promise((resolve, reject) => inner.getMembership(contextHash, resolve, reject)),
     close() {},
   });
-  redisStores.set(store, inner);
-  return store;
+  return nativeStore(store, () => wasm.offerRedisStore(inner, store));
 }

@@ -4,7 +4,9 @@ import api from './cutover.cjs';
 
 export const {
   BigSegmentStoreManager,
+  awsDynamoDbHost,
   bigSegmentRef,
+  dynamoDbBigSegmentStore,
   hashContextKey,
   ioredisHost,
   launchDarklyClient,

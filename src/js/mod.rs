@@ -6,6 +6,7 @@ mod bridge;
 mod builder;
 mod client;
 mod delegation;
+mod dynamodb;
 mod error;
 mod event;
 mod hash;

@@ -20,8 +20,15 @@ use crate::segments::{BigSegmentStore, BigSegmentsStatus, StoreMetadata};
 pub struct JsStore {
     target: JsValue,
     empty: JsMembership,
-    /// The Rust store behind a `redisBigSegmentStore` object, queried directly.
-    redis: Option<Rc<crate::segments::redis::RedisStore<super::redis::JsRedisHost>>>,
+    /// The Rust store behind a `redisBigSegmentStore` or `dynamoDbBigSegmentStore` object,
+    /// queried directly.
+    native: Option<Native>,
+}
+
+/// A store implemented in Rust, offered with the frozen object made for it.
+enum Native {
+    Redis(Rc<crate::segments::redis::RedisStore<super::redis::JsRedisHost>>),
+    DynamoDb(super::dynamodb::Store),
 }
 
 /// A membership as the cache keeps it: the frozen object, and promises of the frozen
@@ -78,9 +85,16 @@ impl JsStore {
         Ok(JsStore {
             target: store.clone(),
             empty: JsMembership::new(frozen(Object::create(&JsValue::NULL.into()))),
-            redis: super::redis::take_offered(store),
+            native: native_offered(store),
         })
     }
+}
+
+/// The Rust store offered with `store`, if any (both offers are taken).
+fn native_offered(store: &JsValue) -> Option<Native> {
+    let redis = super::redis::take_offered(store).map(Native::Redis);
+    let dynamo = super::dynamodb::take_offered(store).map(Native::DynamoDb);
+    redis.or(dynamo)
 }
 
 fn frozen(o: Object) -> JsValue {
@@ -149,8 +163,10 @@ impl BigSegmentStore for JsStore {
     type Error = JsValue;
 
     fn get_metadata(&self) -> LocalBoxFuture<'static, Result<Option<StoreMetadata>, JsValue>> {
-        if let Some(redis) = &self.redis {
-            return super::redis::metadata(redis);
+        match &self.native {
+            Some(Native::Redis(redis)) => return super::redis::metadata(redis),
+            Some(Native::DynamoDb(dynamo)) => return super::dynamodb::metadata(dynamo),
+            None => {}
         }
         call_settled(method(&self.target, "getMetadata"), &self.target, None)
             .map(|r| {
@@ -164,8 +180,13 @@ impl BigSegmentStore for JsStore {
     }
 
     fn get_membership(&self, context_hash: &str) -> LocalBoxFuture<'static, Result<Option<JsMembership>, JsValue>> {
-        if let Some(redis) = &self.redis {
-            return super::redis::membership_entries(redis, context_hash)
+        let native = match &self.native {
+            Some(Native::Redis(redis)) => Some(super::redis::membership_entries(redis, context_hash)),
+            Some(Native::DynamoDb(dynamo)) => Some(super::dynamodb::membership_entries(dynamo, context_hash)),
+            None => None,
+        };
+        if let Some(query) = native {
+            return query
                 .map(|r| r.map(|entries| entries.map(|entries| JsMembership::new(membership_object(&entries)))))
                 .boxed_local();
         }
