@@ -26,6 +26,7 @@ const SCENARIOS = [
   'raw-promise-all',
   'cached-lookup',
   'uncached-lookup-redis',
+  'uncached-lookup-dynamodb',
   'concurrent-miss-store-calls',
   'cold-start-ms',
 ];
