@@ -9,7 +9,7 @@ use futures::FutureExt;
 use js_sys::{Function, Object, Promise};
 use wasm_bindgen::prelude::*;
 
-use super::promise::{complete, promise, settle};
+use super::promise::settle;
 use super::value::{array_items, get, got, is_array, method, range_error, set, string_arg, type_error};
 use crate::segments::dynamodb::{
     AttributeValue, DynamoDbHost, DynamoDbStore, DynamoDbStoreError, GetItemRequest, Item, PARTITION_KEY, SORT_KEY,
@@ -203,34 +203,14 @@ impl WasmDynamoDbStore {
 
     #[wasm_bindgen(js_name = getMetadata)]
     pub fn get_metadata(&self) -> Promise {
-        let query = self.inner.metadata();
-        promise(async move {
-            let metadata = query.await.map_err(store_error)?;
-            let o = Object::new();
-            let last = metadata.and_then(|m| m.last_up_to_date);
-            set(&o, "lastUpToDate", &last.map(JsValue::from_f64).unwrap_or(JsValue::NULL));
-            Ok(o.into())
-        })
+        super::native_store::metadata_promise(metadata(&self.inner))
     }
 
     /// Reads the membership of `context_hash` and reports to `resolve`/`reject` (the facade's
     /// promise executor).
     #[wasm_bindgen(js_name = getMembership)]
     pub fn get_membership(&self, context_hash: JsValue, resolve: Function, reject: Function) {
-        let query = string_arg(&context_hash, "contextHash").map(|hash| self.inner.membership(&hash));
-        complete(
-            async move {
-                let Some(entries) = query?.await.map_err(store_error)? else {
-                    return Ok(JsValue::NULL);
-                };
-                let o = Object::create(&JsValue::NULL.into());
-                for (r, included) in entries {
-                    let _ = js_sys::Reflect::set(&o, &JsValue::from_str(&r), &JsValue::from_bool(included));
-                }
-                Ok(o.into())
-            },
-            resolve,
-            reject,
-        );
+        let query = string_arg(&context_hash, "contextHash").map(|hash| membership_entries(&self.inner, &hash));
+        super::native_store::complete_membership(query, resolve, reject);
     }
 }

@@ -13,6 +13,7 @@ mod hash;
 mod host;
 mod manager;
 mod migrator;
+mod native_store;
 mod op_tracker;
 mod origin;
 mod promise;

@@ -9,6 +9,7 @@ use futures::FutureExt;
 use js_sys::{Function, Object};
 use wasm_bindgen::prelude::*;
 
+use super::native_store::Native;
 use super::promise::settle;
 use super::value::{finite, get, got, intern, method, set, type_error};
 use crate::segments::membership::counted_entries;
@@ -21,14 +22,8 @@ pub struct JsStore {
     target: JsValue,
     empty: JsMembership,
     /// The Rust store behind a `redisBigSegmentStore` or `dynamoDbBigSegmentStore` object,
-    /// queried directly.
+    /// queried directly (`native_store.rs`).
     native: Option<Native>,
-}
-
-/// A store implemented in Rust, offered with the frozen object made for it.
-enum Native {
-    Redis(Rc<crate::segments::redis::RedisStore<super::redis::JsRedisHost>>),
-    DynamoDb(super::dynamodb::Store),
 }
 
 /// A membership as the cache keeps it: the frozen object, and promises of the frozen
@@ -85,16 +80,9 @@ impl JsStore {
         Ok(JsStore {
             target: store.clone(),
             empty: JsMembership::new(frozen(Object::create(&JsValue::NULL.into()))),
-            native: native_offered(store),
+            native: Native::offered(store),
         })
     }
-}
-
-/// The Rust store offered with `store`, if any (both offers are taken).
-fn native_offered(store: &JsValue) -> Option<Native> {
-    let redis = super::redis::take_offered(store).map(Native::Redis);
-    let dynamo = super::dynamodb::take_offered(store).map(Native::DynamoDb);
-    redis.or(dynamo)
 }
 
 fn frozen(o: Object) -> JsValue {
@@ -163,10 +151,8 @@ impl BigSegmentStore for JsStore {
     type Error = JsValue;
 
     fn get_metadata(&self) -> LocalBoxFuture<'static, Result<Option<StoreMetadata>, JsValue>> {
-        match &self.native {
-            Some(Native::Redis(redis)) => return super::redis::metadata(redis),
-            Some(Native::DynamoDb(dynamo)) => return super::dynamodb::metadata(dynamo),
-            None => {}
+        if let Some(native) = &self.native {
+            return native.metadata();
         }
         call_settled(method(&self.target, "getMetadata"), &self.target, None)
             .map(|r| {
@@ -180,13 +166,9 @@ impl BigSegmentStore for JsStore {
     }
 
     fn get_membership(&self, context_hash: &str) -> LocalBoxFuture<'static, Result<Option<JsMembership>, JsValue>> {
-        let native = match &self.native {
-            Some(Native::Redis(redis)) => Some(super::redis::membership_entries(redis, context_hash)),
-            Some(Native::DynamoDb(dynamo)) => Some(super::dynamodb::membership_entries(dynamo, context_hash)),
-            None => None,
-        };
-        if let Some(query) = native {
-            return query
+        if let Some(native) = &self.native {
+            return native
+                .membership(context_hash)
                 .map(|r| r.map(|entries| entries.map(|entries| JsMembership::new(membership_object(&entries)))))
                 .boxed_local();
         }

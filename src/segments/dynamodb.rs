@@ -15,7 +15,7 @@ use futures::future::LocalBoxFuture;
 
 use super::store::StoreMetadata;
 use crate::host::HostValue;
-use crate::segments::redis::MembershipEntries;
+use crate::segments::redis::{membership_of, MembershipEntries};
 
 pub const PARTITION_KEY: &str = "namespace";
 pub const SORT_KEY: &str = "key";
@@ -124,15 +124,6 @@ fn string_set(item: &[(&'static str, AttributeValue)], name: &str) -> Result<Vec
     }
 }
 
-/// Excluded refs map to false, included to true; include wins. Sorted by ref.
-fn entries_of(included: Vec<String>, excluded: Vec<String>) -> MembershipEntries {
-    let mut entries: MembershipEntries =
-        included.into_iter().map(|r| (r, true)).chain(excluded.into_iter().map(|r| (r, false))).collect();
-    entries.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
-    entries.dedup_by(|later, first| later.0 == first.0);
-    entries
-}
-
 impl<H: DynamoDbHost> DynamoDbStore<H> {
     /// `prefix`: `None` or empty → no prefix.
     pub fn new(host: H, table_name: &str, prefix: Option<&str>) -> Self {
@@ -180,7 +171,8 @@ impl<H: DynamoDbHost> DynamoDbStore<H> {
             };
             let included = string_set(&item, ATTR_INCLUDED).map_err(DynamoDbStoreError::Schema)?;
             let excluded = string_set(&item, ATTR_EXCLUDED).map_err(DynamoDbStoreError::Schema)?;
-            Ok(Some(entries_of(included, excluded)))
+            // Include wins, as in Redis; an item with neither set is the empty membership.
+            Ok(Some(membership_of(included, excluded).unwrap_or_default()))
         })
     }
 }
