@@ -192,6 +192,21 @@ describe('failures are STORE_ERROR with a log line, never a throw', () => {
     assert.equal(answer.status, 'HEALTHY');
   });
 
+  test('a GetItem that never answers is STORE_ERROR within queryTimeoutMs', async () => {
+    const store = dynamoDbBigSegmentStore({ getItem: () => new Promise(() => {}) }, { tableName: table });
+    const logs = makeLogger();
+    const manager = new BigSegmentStoreManager({ store, logger: logs.logger, queryTimeoutMs: 100 });
+    try {
+      const started = Date.now();
+      const answer = await manager.getUserMembership('hangs');
+      assert.equal(answer.status, 'STORE_ERROR');
+      assert.ok(Date.now() - started < 1000, `answered after ${Date.now() - started} ms`);
+      assert.ok(logs.texts('error').length > 0);
+    } finally {
+      await manager.close();
+    }
+  });
+
   const BAD_ITEMS = [
     ['included as a string', { included: { S: 'a.g1' } }, /included of a big_segments_user item is not a string set \(SS\): a string \(S\)/],
     ['excluded as a number set', { excluded: { NS: ['1'] } }, /excluded .* not a string set \(SS\): a NS attribute/],
