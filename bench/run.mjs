@@ -27,6 +27,7 @@ const SCENARIOS = [
   'cached-lookup',
   'uncached-lookup-redis',
   'uncached-lookup-redis-cluster',
+  'uncached-lookup-dynamodb',
   'concurrent-miss-store-calls',
   'cold-start-ms',
 ];

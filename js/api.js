@@ -4,6 +4,7 @@
 export { BigSegmentStoreManager, bigSegmentRef, hashContextKey, redisBigSegmentStore } from './segments.js';
 export { ioredisHost, nodeRedisHost, upstashHost } from './redis-hosts.js';
 export { launchDarklyBigSegmentStore } from './launchdarkly-store.js';
+export { awsDynamoDbHost, dynamoDbBigSegmentStore } from './dynamodb.js';
 export {
   MigratorBuilder,
   MigratorConfigError,

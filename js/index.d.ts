@@ -357,6 +357,48 @@ export function ioredisHost(client: unknown): RedisHost;
 export function upstashHost(client: unknown): RedisHost;
 
 // ---------------------------------------------------------------------------------------------
+// DynamoDB, reached through a host object
+
+/** A DynamoDB attribute value as GetItem answers it (`{ S }`, `{ N }`, `{ SS }`, …). */
+export type DynamoDbAttributeValue = { S?: string; N?: string; SS?: string[]; [type: string]: unknown };
+
+/** DynamoDB's GetItem input, as the DynamoDB store sends it. */
+export interface DynamoDbGetItemInput {
+  TableName: string;
+  Key: { namespace: { S: string }; key: { S: string } };
+  ConsistentRead?: boolean;
+}
+
+/** DynamoDB's GetItem output, as much as the store reads: no `Item` when there is none. */
+export interface DynamoDbGetItemOutput {
+  Item?: Record<string, DynamoDbAttributeValue>;
+}
+
+/** Sends one GetItem, in DynamoDB's own shapes. */
+export interface DynamoDbHost {
+  getItem(input: DynamoDbGetItemInput): Promise<DynamoDbGetItemOutput>;
+}
+
+/**
+ * A Big Segment store over a DynamoDB table as LaunchDarkly's Relay Proxy writes it: partition
+ * key `namespace`, sort key `key`; the metadata item (`big_segments_metadata`, number attribute
+ * `synchronizedOn` in epoch ms) and one item per context in namespace `big_segments_user` keyed
+ * by the context hash, with the string sets `included` and `excluded` (include wins). `prefix`
+ * is prepended as `prefix:` to the namespaces (none by default, also when ''). One GetItem per
+ * membership query and per metadata read (consistent reads).
+ *
+ * @throws TypeError when `host` has no getItem method, `options.tableName` is not a string or
+ *   `options.prefix` is neither a string nor undefined; RangeError when the table name is not a
+ *   DynamoDB table name.
+ */
+export function dynamoDbBigSegmentStore(host: DynamoDbHost, options: { tableName: string; prefix?: string }): BigSegmentStore;
+/**
+ * `@aws-sdk/client-dynamodb` v3: `client.send(new GetItemCommand(input))`. Pass the SDK's own
+ * `DynamoDBClient` and `GetItemCommand`; cutover does not depend on the SDK.
+ */
+export function awsDynamoDbHost(client: unknown, GetItemCommand: new (input: DynamoDbGetItemInput) => unknown): DynamoDbHost;
+
+// ---------------------------------------------------------------------------------------------
 // cutover's stores inside LaunchDarkly's server SDK
 
 /**

@@ -33,8 +33,18 @@ class BigSegmentStoreStatusProvider {
   }
 }
 
-// The Rust store behind each redisBigSegmentStore object: a manager over one queries it
-// directly (src/js/redis.rs, offerRedisStore).
+// The Rust store behind each redisBigSegmentStore (and dynamoDbBigSegmentStore) object, as the
+// call that offers it to the next manager: a manager over one queries it directly
+// (src/js/redis.rs offerRedisStore, src/js/dynamodb.rs offerDynamoDbStore).
+const nativeStores = new WeakMap();
+
+/** Marks `store` (a frozen store object) as backed by a Rust store that `offer()` offers. */
+export function nativeStore(store, offer) {
+  nativeStores.set(store, offer);
+  return store;
+}
+
+// The Rust store behind each redisBigSegmentStore object (launchDarklyBigSegmentStore queries it).
 const redisStores = new WeakMap();
 
 /** The Rust store behind `store` when it is a redisBigSegmentStore object, else undefined. */
@@ -48,8 +58,8 @@ export class BigSegmentStoreManager {
   constructor(managerOptions) {
     bridge();
     const store = managerOptions !== null && typeof managerOptions === 'object' ? read(managerOptions, 'store') : undefined;
-    const redis = redisStoreOf(store);
-    if (redis !== undefined) wasm.offerRedisStore(redis, store);
+    const offer = store !== null && typeof store === 'object' ? nativeStores.get(store) : undefined;
+    if (offer !== undefined) offer();
     this.#inner = new wasm.WasmBigSegmentStoreManager(managerOptions === undefined ? {} : managerOptions);
     /** @readonly */
     this.statusProvider = new BigSegmentStoreStatusProvider(INNER, this.#inner);
@@ -99,5 +109,5 @@ export function redisBigSegmentStore(host, storeOptions) {
     close() {},
   });
   redisStores.set(store, inner);
-  return store;
+  return nativeStore(store, () => wasm.offerRedisStore(inner, store));
 }

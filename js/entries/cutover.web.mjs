@@ -3,7 +3,9 @@ import { initGlue } from './lib/esm/web.js';
 
 export {
   BigSegmentStoreManager,
+  awsDynamoDbHost,
   bigSegmentRef,
+  dynamoDbBigSegmentStore,
   hashContextKey,
   ioredisHost,
   launchDarklyBigSegmentStore,

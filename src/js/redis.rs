@@ -5,12 +5,12 @@ use std::rc::Rc;
 
 use futures::future::LocalBoxFuture;
 use futures::FutureExt;
-use js_sys::{Array, Function, Object, Promise};
+use js_sys::{Array, Function, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::promise::{complete, promise, settle};
-use super::value::{array_items, get, got, is_array, method, set, string_arg, type_error};
+use super::promise::settle;
+use super::value::{array_items, get, got, is_array, method, string_arg, type_error};
 use crate::host::HostValue;
 use crate::segments::redis::{RedisHost, RedisReply, RedisStore, RedisStoreError};
 
@@ -178,34 +178,14 @@ impl WasmRedisStore {
 
     #[wasm_bindgen(js_name = getMetadata)]
     pub fn get_metadata(&self) -> Promise {
-        let query = self.inner.metadata();
-        promise(async move {
-            let metadata = query.await.map_err(store_error)?;
-            let o = Object::new();
-            let last = metadata.and_then(|m| m.last_up_to_date);
-            set(&o, "lastUpToDate", &last.map(JsValue::from_f64).unwrap_or(JsValue::NULL));
-            Ok(o.into())
-        })
+        super::native_store::metadata_promise(metadata(&self.inner))
     }
 
     /// Reads the membership of `context_hash` and reports to `resolve`/`reject` (the facade's
     /// promise executor).
     #[wasm_bindgen(js_name = getMembership)]
     pub fn get_membership(&self, context_hash: JsValue, resolve: Function, reject: Function) {
-        let query = string_arg(&context_hash, "contextHash").map(|hash| self.inner.membership(&hash));
-        complete(
-            async move {
-                let Some(entries) = query?.await.map_err(store_error)? else {
-                    return Ok(JsValue::NULL);
-                };
-                let o = Object::create(&JsValue::NULL.into());
-                for (r, included) in entries {
-                    let _ = js_sys::Reflect::set(&o, &JsValue::from_str(&r), &JsValue::from_bool(included));
-                }
-                Ok(o.into())
-            },
-            resolve,
-            reject,
-        );
+        let query = string_arg(&context_hash, "contextHash").map(|hash| membership_entries(&self.inner, &hash));
+        super::native_store::complete_membership(query, resolve, reject);
     }
 }

@@ -9,6 +9,7 @@ use futures::FutureExt;
 use js_sys::{Function, Object};
 use wasm_bindgen::prelude::*;
 
+use super::native_store::Native;
 use super::promise::settle;
 use super::value::{finite, get, got, intern, method, set, type_error};
 use crate::segments::membership::counted_entries;
@@ -20,8 +21,9 @@ use crate::segments::{BigSegmentStore, BigSegmentsStatus, StoreMetadata};
 pub struct JsStore {
     target: JsValue,
     empty: JsMembership,
-    /// The Rust store behind a `redisBigSegmentStore` object, queried directly.
-    redis: Option<Rc<crate::segments::redis::RedisStore<super::redis::JsRedisHost>>>,
+    /// The Rust store behind a `redisBigSegmentStore` or `dynamoDbBigSegmentStore` object,
+    /// queried directly (`native_store.rs`).
+    native: Option<Native>,
 }
 
 /// A membership as the cache keeps it: the frozen object, and promises of the frozen
@@ -78,7 +80,7 @@ impl JsStore {
         Ok(JsStore {
             target: store.clone(),
             empty: JsMembership::new(frozen(Object::create(&JsValue::NULL.into()))),
-            redis: super::redis::take_offered(store),
+            native: Native::offered(store),
         })
     }
 }
@@ -149,8 +151,8 @@ impl BigSegmentStore for JsStore {
     type Error = JsValue;
 
     fn get_metadata(&self) -> LocalBoxFuture<'static, Result<Option<StoreMetadata>, JsValue>> {
-        if let Some(redis) = &self.redis {
-            return super::redis::metadata(redis);
+        if let Some(native) = &self.native {
+            return native.metadata();
         }
         call_settled(method(&self.target, "getMetadata"), &self.target, None)
             .map(|r| {
@@ -164,8 +166,9 @@ impl BigSegmentStore for JsStore {
     }
 
     fn get_membership(&self, context_hash: &str) -> LocalBoxFuture<'static, Result<Option<JsMembership>, JsValue>> {
-        if let Some(redis) = &self.redis {
-            return super::redis::membership_entries(redis, context_hash)
+        if let Some(native) = &self.native {
+            return native
+                .membership(context_hash)
                 .map(|r| r.map(|entries| entries.map(|entries| JsMembership::new(membership_object(&entries)))))
                 .boxed_local();
         }

@@ -10,12 +10,14 @@
 //! - [`lookup`]: membership lookups through the cache and single-flight store queries.
 //! - [`poller`]: status polls (never overlapping) and the background poller.
 //! - [`redis`]: the Redis store in Rust (SPEC B6), over a host that sends the commands.
+//! - [`dynamodb`]: the DynamoDB store in Rust, over a host that sends `GetItem`.
 //!
 //! The store is a trait ([`BigSegmentStore`]) so the bindings can wrap a JavaScript object and
 //! keep its membership objects as they are (`Membership` is opaque to the core).
 
 pub mod cache;
 pub mod config;
+pub mod dynamodb;
 pub mod hash;
 pub mod lookup;
 pub mod manager;
