@@ -203,7 +203,7 @@ impl WasmDynamoDbStore {
 
     #[wasm_bindgen(js_name = getMetadata)]
     pub fn get_metadata(&self) -> Promise {
-        super::native_store::metadata_promise(metadata(&self.inner))
+        super::store_answer::metadata_promise(metadata(&self.inner))
     }
 
     /// Reads the membership of `context_hash` and reports to `resolve`/`reject` (the facade's
@@ -211,6 +211,6 @@ impl WasmDynamoDbStore {
     #[wasm_bindgen(js_name = getMembership)]
     pub fn get_membership(&self, context_hash: JsValue, resolve: Function, reject: Function) {
         let query = string_arg(&context_hash, "contextHash").map(|hash| membership_entries(&self.inner, &hash));
-        super::native_store::complete_membership(query, resolve, reject);
+        super::store_answer::complete_membership(query, resolve, reject);
     }
 }

@@ -22,4 +22,5 @@ mod redis;
 mod signal;
 mod stage;
 mod store;
+mod store_answer;
 mod value;
