@@ -239,48 +239,27 @@ export interface LDClientLike {
 /** Adapts a LaunchDarkly server SDK client: its own tracker and events carry cutover's measurements. */
 export function launchDarklyClient(ldClient: LDClientLike): MigrationClient;
 
-/** The parts of an OpenFeature client (`@openfeature/server-sdk`, `@openfeature/web-sdk`) that migrations use. */
+/** What `openFeatureClient` uses of an OpenFeature client (server SDK, or web SDK). */
 export interface OpenFeatureClientLike {
-  getStringDetails(flagKey: string, defaultValue: string, context?: any, options?: any): any;
-  track?(trackingEventName: string, context?: any, details?: any): void;
+  getStringDetails(flagKey: string, defaultValue: string, context?: any): any;
+  track?(name: string, context?: any, details?: any): void;
 }
 
-/** The flat details `openFeatureClient` passes to `client.track('migration_op', context, details)`. */
+/** The flat details of `client.track('migration_op', context, details)`. */
 export interface OpenFeatureMigrationDetails {
-  flagKey: string;
-  stage: Stage;
-  operation: 'read' | 'write';
-  variationIndex?: number;
-  flagVersion?: number;
-  invokedOld: boolean;
-  invokedNew: boolean;
-  latencyOldMs?: number;
-  latencyNewMs?: number;
-  errorOld?: boolean;
-  errorNew?: boolean;
-  consistent?: boolean;
-  checkRatio?: number;
+  flagKey: string; stage: Stage; operation: 'read' | 'write'; variationIndex?: number; flagVersion?: number;
+  invokedOld: boolean; invokedNew: boolean; latencyOldMs?: number; latencyNewMs?: number;
+  errorOld?: boolean; errorNew?: boolean; consistent?: boolean; checkRatio?: number;
   /** 1 when the flag has none. */
   samplingRatio: number;
 }
 
 /**
- * Adapts an OpenFeature client as a MigrationClient. The stage is
- * `getStringDetails(flagKey, defaultStage, evaluationContext)`: an errored or invalid answer
- * runs at the default stage (SPEC A7); `variant` (an integer) → variation index, `reason` →
- * `{ kind }`, `errorCode` → `{ kind: 'ERROR', errorKind }`, `flagMetadata.version` /
- * `checkRatio` / `samplingRatio` are used when present. The context becomes an OpenFeature
- * evaluation context (`key` → `targetingKey`, `kind` kept, multi-kind nested). Each sampled
- * operation calls `client.track('migration_op', context, details)` (OpenFeatureMigrationDetails);
- * without `track`, nothing is sent. With LaunchDarkly's provider (its `getClient()`), the LD client
- * is used through `launchDarklyClient`, so LaunchDarkly receives its own `migration_op` events.
- *
- * @example
- * import { OpenFeature } from '@openfeature/server-sdk';
- * await OpenFeature.setProviderAndWait(provider);
- * const migrator = new MigratorBuilder(openFeatureClient(OpenFeature.getClient()))
- *   .read(readOld, readNew).write(writeOld, writeNew).build();
- * await migrator.read('my-migration', { kind: 'user', key: 'u1' }, 'off');
+ * An OpenFeature client as a MigrationClient: the stage from `getStringDetails` (errors: SPEC A7);
+ * `variant` → variation index, `reason`/`errorCode` → reason, `flagMetadata` version/checkRatio/
+ * samplingRatio; `key` → `targetingKey`. Sampled operations call `client.track('migration_op',
+ * context, OpenFeatureMigrationDetails)`. LaunchDarkly's provider: its LD client, via launchDarklyClient.
+ * @example new MigratorBuilder(openFeatureClient(OpenFeature.getClient())).read(rOld, rNew).write(wOld, wNew).build()
  */
 export function openFeatureClient(client: OpenFeatureClientLike): MigrationClient;
 
