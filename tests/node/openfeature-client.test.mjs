@@ -191,3 +191,23 @@ test("LaunchDarkly's provider: its LD client evaluates and trackMigration gets r
     await OpenFeature.close();
   }
 });
+
+test('a client whose getStringDetails throws or answers synchronously (web SDK style) follows SPEC A7', async () => {
+  const events = [];
+  const throwing = { getStringDetails() { throw new Error('provider down'); } };
+  const m1 = migratorOver(openFeatureClient(throwing), events).migrator;
+  assert.equal((await m1.read('f', CONTEXT, 'live')).origin, 'new');
+  assert.deepEqual(events[0].evaluation.reason, { kind: 'ERROR', errorKind: 'EXCEPTION' });
+  const tracked = [];
+  const sync = {
+    getStringDetails: (flagKey, dflt) => ({ flagKey, value: 'complete', variant: '5', reason: 'SPLIT', flagMetadata: { samplingRatio: 1 } }),
+    track: (name, context, details) => tracked.push(details),
+  };
+  const m2 = migratorOver(openFeatureClient(sync), events).migrator;
+  assert.equal((await m2.read('f', CONTEXT, 'off')).origin, 'new');
+  assert.deepEqual(events[1].evaluation.reason, { kind: 'SPLIT' });
+  assert.equal(events[1].evaluation.variation, 5);
+  assert.equal(tracked[0].stage, 'complete');
+  assert.equal(tracked[0].invokedNew, true);
+  assert.equal(tracked[0].invokedOld, false);
+});
