@@ -63,17 +63,22 @@ export function openFeatureClient(client) {
     if (!adapters.has(c)) adapters.set(c, launchDarklyClient(c));
     return adapters.get(c);
   };
+  const web = () => client._provider?.runsOn === 'client';
   return Object.freeze({
     migrationVariation(flagKey, context, defaultStage) {
       const l = ld();
       if (l) return l.migrationVariation(flagKey, context, defaultStage);
-      const d = client.getStringDetails(flagKey, defaultStage, evaluationContext(context));
+      // The web SDK evaluates its static context (OpenFeature.setContext): no context per call.
+      const d = web() ? client.getStringDetails(flagKey, defaultStage)
+        : client.getStringDetails(flagKey, defaultStage, evaluationContext(context));
       return typeof d?.then === 'function' ? d.then(answerOf) : answerOf(d);
     },
     trackMigrationOp(event) {
       const l = ld();
       if (l) return l.trackMigrationOp(event);
-      if (typeof client.track === 'function') client.track('migration_op', evaluationContext(event.context), details(event));
+      if (typeof client.track !== 'function') return;
+      if (web()) client.track('migration_op', details(event));
+      else client.track('migration_op', evaluationContext(event.context), details(event));
     },
   });
 }
