@@ -258,7 +258,8 @@ export interface OpenFeatureMigrationDetails {
  * An OpenFeature client as a MigrationClient: the stage from `getStringDetails` (errors: SPEC A7);
  * `variant` → variation index, `reason`/`errorCode` → reason, `flagMetadata` version/checkRatio/
  * samplingRatio; `key` → `targetingKey`. Sampled operations call `client.track('migration_op',
- * context, OpenFeatureMigrationDetails)`. LaunchDarkly's provider: its LD client, via launchDarklyClient.
+ * context, OpenFeatureMigrationDetails)`; web SDK: its static context, `track('migration_op', details)`.
+ * LaunchDarkly's provider: its LD client, via launchDarklyClient.
  * @example new MigratorBuilder(openFeatureClient(OpenFeature.getClient())).read(rOld, rNew).write(wOld, wNew).build()
  */
 export function openFeatureClient(client: OpenFeatureClientLike): MigrationClient;
