@@ -24,3 +24,4 @@ export {
   LDSerialExecution,
   createMigration,
 } from './launchdarkly-migration.js';
+export { openFeatureClient } from './openfeature.js';

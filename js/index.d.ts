@@ -239,6 +239,31 @@ export interface LDClientLike {
 /** Adapts a LaunchDarkly server SDK client: its own tracker and events carry cutover's measurements. */
 export function launchDarklyClient(ldClient: LDClientLike): MigrationClient;
 
+/** What `openFeatureClient` uses of an OpenFeature client (server SDK, or web SDK). */
+export interface OpenFeatureClientLike {
+  getStringDetails(flagKey: string, defaultValue: string, context?: any): any;
+  track?(name: string, context?: any, details?: any): void;
+}
+
+/** The flat details of `client.track('migration_op', context, details)`. */
+export interface OpenFeatureMigrationDetails {
+  flagKey: string; stage: Stage; operation: 'read' | 'write'; variationIndex?: number; flagVersion?: number;
+  invokedOld: boolean; invokedNew: boolean; latencyOldMs?: number; latencyNewMs?: number;
+  errorOld?: boolean; errorNew?: boolean; consistent?: boolean; checkRatio?: number;
+  /** 1 when the flag has none. */
+  samplingRatio: number;
+}
+
+/**
+ * An OpenFeature client as a MigrationClient: the stage from `getStringDetails` (errors: SPEC A7);
+ * `variant` → variation index, `reason`/`errorCode` → reason, `flagMetadata` version/checkRatio/
+ * samplingRatio; `key` → `targetingKey`. Sampled operations call `client.track('migration_op',
+ * context, OpenFeatureMigrationDetails)`; web SDK: its static context, `track('migration_op', details)`.
+ * LaunchDarkly's provider: its LD client, via launchDarklyClient.
+ * @example new MigratorBuilder(openFeatureClient(OpenFeature.getClient())).read(rOld, rNew).write(wOld, wNew).build()
+ */
+export function openFeatureClient(client: OpenFeatureClientLike): MigrationClient;
+
 // ---------------------------------------------------------------------------------------------
 // Big Segments
 

@@ -14,6 +14,7 @@ export {
   MigratorBuilder,
   MigratorConfigError,
   nodeRedisHost,
+  openFeatureClient,
   OpTracker,
   failure,
   fixedStage,

@@ -112,3 +112,18 @@ test("chromium: esbuild bundle of 'cutover' picks the browser condition", { skip
   const r = await report('/pages/bundle.html?entry=bundle-default');
   assertSmoke(r, { runtime: "chromium (esbuild 'cutover')" });
 });
+
+test('chromium: openFeatureClient over @openfeature/web-sdk (esbuild bundle)', { skip, timeout: 20_000 }, async () => {
+  await bundle('bundle-openfeature', 'es2022');
+  const r = await report('/pages/bundle.html?entry=bundle-openfeature');
+  assert.equal(r.live, 'new');
+  assert.equal(r.missing, 'old');
+  assert.deepEqual(r.evaluations.map((e) => [e.value, e.reason, e.variation]), [
+    ['live', { kind: 'STATIC' }, 3],
+    ['shadow', { kind: 'ERROR', errorKind: 'FLAG_NOT_FOUND' }, undefined],
+  ]);
+  assert.deepEqual(r.tracked.map((t) => [t.name, t.details.stage, t.details.operation, t.details.invokedOld, t.details.invokedNew, t.details.samplingRatio]), [
+    ['migration_op', 'live', 'read', true, true, 1],
+    ['migration_op', 'shadow', 'read', true, true, 1],
+  ]);
+});

@@ -25,6 +25,7 @@ export const EXPORTS = [
   'launchDarklyClient',
   'migrationVariation',
   'nodeRedisHost',
+  'openFeatureClient',
   'redisBigSegmentStore',
   'upstashHost',
 ];
