@@ -4,7 +4,8 @@
 //   lib/node.js      Node's CommonJS body: js/entries/node.js with the facade and that same
 //                    minified glue in one file (one file to load, no interop getters: cold start)
 //   lib/esm/web.js   the ESM body: js/entries/web.js with the facade; imports ./glue.js
-//   cutover.{cjs,web.mjs,browser,deno,workerd,edge-light}.mjs  copied from js/entries/
+//   cutover.{cjs,browser,deno,workerd,edge-light}.mjs  copied from js/entries/
+//   cutover.web.mjs   cutover/web: the same names as the CommonJS body, and init()
 //   cutover.node.mjs  Node's ESM entry, naming the CommonJS body's exports
 // The facade keeps its identifiers, so stack traces and `constructor.name` name cutover's own
 // classes and functions; only the glue is minified.
@@ -56,13 +57,23 @@ await build({
   plugins: [{ name: 'glue-external', setup: (b) => b.onResolve({ filter: GLUE }, () => ({ path: './glue.js', external: true })) }],
 });
 
-for (const file of ['cutover.cjs', 'cutover.web.mjs', 'cutover.browser.mjs', 'cutover.deno.mjs', 'cutover.workerd.mjs', 'cutover.edge-light.mjs']) {
+for (const file of ['cutover.cjs', 'cutover.browser.mjs', 'cutover.deno.mjs', 'cutover.workerd.mjs', 'cutover.edge-light.mjs']) {
   copyFileSync(js(`entries/${file}`), join(dist, file));
 }
 // Node's ESM entry re-exports the CommonJS build: one wasm instance and one glue copy in the
 // process, and no dual-package hazard between `import` and `require`. Its names are the
 // CommonJS body's own, read from the built file.
 const names = Object.keys(createRequire(import.meta.url)(join(dist, 'lib/node.js')));
+// cutover/web: the same names from the ESM body, and init() over the glue's, with the wasm
+// beside this file (or beside a bundle made from it) as its default.
+writeFileSync(
+  join(dist, 'cutover.web.mjs'),
+  `${banner}\nimport { initGlue } from './lib/esm/web.js';\n\nexport { ${names.join(', ')}, initSync } from './lib/esm/web.js';\n\n` +
+    '/** `init()` with no argument fetches the wasm beside this file (or beside a bundle made from it). */\n' +
+    'export default function init(options) {\n' +
+    "  return initGlue(options === undefined ? { module_or_path: new URL('./cutover_bg.wasm', import.meta.url) } : options);\n" +
+    '}\nexport { init };\n',
+);
 writeFileSync(
   join(dist, 'cutover.node.mjs'),
   `${banner}\nimport api from './cutover.cjs';\n\nexport const { ${names.join(', ')} } = api;\n`,
