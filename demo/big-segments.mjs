@@ -99,7 +99,7 @@ function nextStatus(provider, timeoutMs = 3_000) {
 }
 
 /** Loads the segment, then serves 50k flag evaluations in batches, with a stale store in between. */
-export async function runBigSegmentsSection({ out, style }) {
+export async function runBigSegmentsSection({ out, style, meter }) {
   const { store, where } = await createStore();
   out.write(
     `${style.bold('Big Segments')}  ${style.dim(`flag "${FLAG}" on for segment "${SEGMENT}" (${REF})`)}\n` +
@@ -133,7 +133,7 @@ export async function runBigSegmentsSection({ out, style }) {
       style.dim(`(${fmtInt(Math.round(store.members.size / (hashMs / 1000)))} keys/s)`) + '\n\n',
   );
 
-  const manager = new BigSegmentStoreManager({ store, ...OPTIONS });
+  const manager = new BigSegmentStoreManager({ store, meter, ...OPTIONS });
   const provider = manager.statusProvider;
   const statusChain = [];
   const recordTransition = (s) => {

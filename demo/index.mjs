@@ -16,13 +16,17 @@ try {
 const sections = [
   ['./migration.mjs', 'runMigrationSection'],
   ['./big-segments.mjs', 'runBigSegmentsSection'],
+  ['./opentelemetry.mjs', 'runOpenTelemetrySection'],
 ];
+// Every section records into one OpenTelemetry meter; the last one shows what it received.
+const metrics = (await import('./opentelemetry.mjs')).createMetrics();
+const results = {};
 
 const started = performance.now();
 out.write(`\n${style.bold('cutover')} ${style.dim('· flag-driven technology migrations, Rust core in WebAssembly')}\n\n`);
 for (const [file, name] of sections) {
   const section = await import(file);
-  await section[name]({ out, style });
+  Object.assign(results, await section[name]({ out, style, meter: metrics.meter, metrics, results }));
   out.write('\n');
 }
 out.write(style.dim(`done in ${((performance.now() - started) / 1000).toFixed(1)} s`) + '\n');

@@ -27,7 +27,7 @@ function latencyCell(origin, style) {
 }
 
 /** Runs the six stages and prints one table row per stage. */
-export async function runMigrationSection({ out, style }) {
+export async function runMigrationSection({ out, style, meter }) {
   const legacy = legacyStore();
   const fresh = newStore();
   for (let i = 0; i < KEYS; i++) legacy.data.set(keyOf(i), { plan: 'free', version: 1 });
@@ -43,6 +43,7 @@ export async function runMigrationSection({ out, style }) {
       ({ key, record }) => legacy.set(key, record),
       ({ key, record }) => fresh.set(key, record),
     )
+    .meter(meter) // OpenTelemetry: see the last section
     .build();
 
   out.write(
@@ -69,6 +70,7 @@ export async function runMigrationSection({ out, style }) {
   const progress = createProgress({ style });
   const totals = { ops: 0, events: 0, checked: 0, consistent: 0, newErrors: 0, failed: 0, staleCompared: 0 };
   const readLatency = {}; // stage → stats().read, for the summary
+  const opsByStage = {}; // stage → operations stats() counted
 
   for (const stage of STAGES) {
     flags.set(stage);
@@ -128,6 +130,7 @@ export async function runMigrationSection({ out, style }) {
     }
 
     readLatency[stage] = s.read;
+    opsByStage[stage] = s.read.count + s.write.count;
     totals.ops += s.read.count + s.write.count;
     totals.events += events;
     totals.checked += checked;
@@ -139,6 +142,7 @@ export async function runMigrationSection({ out, style }) {
 
   out.write(`${table.rule()}\n`);
   summarize({ out, style, totals, readLatency });
+  return { opsByStage };
 }
 
 function summarize({ out, style, totals, readLatency }) {

@@ -166,6 +166,12 @@ export class MigratorBuilder<TReadPayload = unknown, TRead = unknown, TWritePayl
   trackErrors(enabled: boolean): this;
   /** An origin slower than `ms` fails with a DOMException named 'TimeoutError' and its signal aborts. */
   originTimeout(ms: number): this;
+  /**
+   * Records `cutover.migration.operations`, `.origin.duration` (s), `.origin.errors`, `.origin.timeouts`,
+   * `.consistency.checks` and `.consistency.mismatches` with an OpenTelemetry Meter (README "OpenTelemetry").
+   * @example new MigratorBuilder(client).meter(metrics.getMeter('checkout'))
+   */
+  meter(meter: MeterLike): this;
   /** Replaces any earlier read configuration. */
   read(
     oldFn: OriginFn<TReadPayload, TRead>,
@@ -295,6 +301,31 @@ export interface BigSegmentsOptions {
   /** Default 10000; a slower store call counts as a store error. */
   queryTimeoutMs?: number;
   logger?: Logger;
+  /** Records `cutover.big_segments.*` (lookups, cache hits, store queries and their duration, the status gauge). */
+  meter?: MeterLike;
+}
+
+/** What cutover uses of an OpenTelemetry `Meter` (`@opentelemetry/api`); cutover does not depend on it. */
+export interface MeterLike {
+  createCounter(name: string, options?: object): { add(value: number, attributes?: MetricAttributes): void };
+  createHistogram(name: string, options?: object): { record(value: number, attributes?: MetricAttributes): void };
+  /** Big Segments only: the status gauge (0 available, 1 stale, 2 unavailable). */
+  createObservableGauge?(name: string, options?: object): {
+    addCallback(callback: StatusObserver): void;
+    removeCallback(callback: StatusObserver): void;
+  };
+}
+
+export type StatusObserver = (result: { observe(value: number, attributes?: MetricAttributes): void }) => void;
+
+/** A measurement's attributes: only these, never a context key or hash. */
+export interface MetricAttributes {
+  'feature_flag.key'?: string;
+  'cutover.migration.stage'?: Stage;
+  'cutover.migration.operation'?: 'read' | 'write';
+  'cutover.migration.origin'?: 'old' | 'new';
+  /** 'timeout', the error's `name`, or '_OTHER'. */
+  'error.type'?: string;
 }
 
 export type BigSegmentsStatus = 'HEALTHY' | 'STALE' | 'STORE_ERROR' | 'NOT_CONFIGURED';
@@ -555,6 +586,8 @@ export interface LDMigrationOptions<TMigrationRead, TMigrationWrite, TMigrationR
   originTimeoutMs?: number;
   /** cutover: where cutover's own warnings go. */
   logger?: Logger;
+  /** cutover: OpenTelemetry metrics, as `MigratorBuilder#meter`. */
+  meter?: MeterLike;
 }
 
 /** LaunchDarkly's `LDMigration`, plus cutover's `{ signal }` per operation and `stats()`. */

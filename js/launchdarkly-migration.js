@@ -1,7 +1,7 @@
 // LaunchDarkly's `createMigration(client, options)` over a cutover migrator: LaunchDarkly's
 // options (LDMigrationOptions), helpers and result shapes, LaunchDarkly's semantics where they
 // differ from cutover's own (Fixed ordering runs old, then new, at every stage), and cutover's
-// extras (originTimeoutMs, logger, { signal } per operation, stats()). Events go through
+// extras (originTimeoutMs, logger, meter, { signal } per operation, stats()). Events go through
 // launchDarklyClient(ldClient): LaunchDarkly's own tracker builds them.
 import { MigratorBuilder, failure, launchDarklyClient } from './migration.js';
 import { describe, isObject, OLD_FIRST, promiseOf, read } from './util.js';
@@ -159,6 +159,8 @@ export function createMigration(ldClient, config) {
   else builder.readExecutionOrder(order);
   builder.trackLatency(latencyTracking).trackErrors(errorTracking);
   if (originTimeoutMs !== undefined) builder.originTimeout(originTimeoutMs);
+  const meter = read(config, 'meter');
+  if (meter !== undefined) builder.meter(meter);
   const comparison = typeof check === 'function' ? (oldValue, newValue) => config.check(oldValue, newValue) : undefined;
   builder.read(origin(config, 'readOld'), origin(config, 'readNew'), comparison);
   builder.write(origin(config, 'writeOld'), origin(config, 'writeNew'));

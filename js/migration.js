@@ -2,6 +2,7 @@
 import * as wasm from './wasm/cutover.js';
 import { bridge } from './bridge.js';
 import { HINT_NOT_A_STAGE, HINT_SAME_KEY, HINT_SIGNAL, HINT_WRITE, stageIndex as stageIndexOf } from './bridge-calls.js';
+import { instrumentsOf, MIGRATION } from './metrics.js';
 import { describe, INNER, OLD_FIRST, read } from './util.js';
 
 // Looked up on first use: with the web entry the wasm is initialised after this module loads.
@@ -110,6 +111,11 @@ export class MigratorBuilder {
   }
   originTimeout(ms) {
     this.#inner.originTimeout(ms);
+    return this;
+  }
+  /** Records this migrator's operations, origin calls and checks with an OpenTelemetry Meter. */
+  meter(meter) {
+    this.#inner.meter(instrumentsOf(meter, MIGRATION, 'meter: meter'));
     return this;
   }
   read(oldFn, newFn, comparison) {

@@ -2,6 +2,7 @@
 import * as wasm from './wasm/cutover.js';
 import { bridge } from './bridge.js';
 import { now } from './bridge-calls.js';
+import { BIG_SEGMENTS, instrumentsOf } from './metrics.js';
 import { INNER, read } from './util.js';
 
 class BigSegmentStoreStatusProvider {
@@ -52,15 +53,25 @@ export function redisStoreOf(store) {
   return store !== null && typeof store === 'object' ? redisStores.get(store) : undefined;
 }
 
+// The status gauge's slot in the Big Segments table (its callback is removed at close()).
+const STATUS = 4;
+
 export class BigSegmentStoreManager {
   #inner;
   #lastKey;
+  #unobserve;
   constructor(managerOptions) {
     bridge();
     const store = managerOptions !== null && typeof managerOptions === 'object' ? read(managerOptions, 'store') : undefined;
     const offer = store !== null && typeof store === 'object' ? nativeStores.get(store) : undefined;
     if (offer !== undefined) offer();
-    this.#inner = new wasm.WasmBigSegmentStoreManager(managerOptions === undefined ? {} : managerOptions);
+    const meter = managerOptions !== null && typeof managerOptions === 'object' ? read(managerOptions, 'meter') : undefined;
+    const instruments = meter === undefined ? undefined : instrumentsOf(meter, BIG_SEGMENTS, 'options.meter');
+    if (instruments !== undefined && typeof instruments[STATUS].addCallback !== 'function') {
+      throw new TypeError('options.meter.createObservableGauge() must return an observable gauge (with addCallback)');
+    }
+    this.#inner = new wasm.WasmBigSegmentStoreManager(managerOptions === undefined ? {} : managerOptions, instruments);
+    if (instruments !== undefined) this.#observeStatus(instruments[STATUS]);
     /** @readonly */
     this.statusProvider = new BigSegmentStoreStatusProvider(INNER, this.#inner);
     Object.defineProperty(this, 'statusProvider', { writable: false, configurable: false }); // enumerable, read-only
@@ -87,7 +98,22 @@ export class BigSegmentStoreManager {
   }
   /** Stops polling, then awaits the store's close(); idempotent; later lookups reject. */
   close() {
+    this.#unobserve?.();
+    this.#unobserve = undefined;
     return this.#inner.close();
+  }
+  // The gauge reports the last status (none before the first poll); its callback holds the
+  // manager only until close().
+  #observeStatus(gauge) {
+    const inner = this.#inner;
+    const callback = (result) => {
+      const value = inner.statusGauge();
+      if (value !== undefined) result.observe(value);
+    };
+    gauge.addCallback(callback);
+    this.#unobserve = () => {
+      if (typeof gauge.removeCallback === 'function') gauge.removeCallback(callback);
+    };
   }
 }
 

@@ -1,21 +1,18 @@
 // Writes the package's entry files into <dist dir> from the ES modules under js/ and the
 // wasm-bindgen glue in js/wasm/ (one `--target web` run, scripts/build.sh), with esbuild:
-//   lib/esm/glue.js  the glue, minified (ES module)
-//   lib/node.js      Node's CommonJS body: js/entries/node.js with the facade and that same
-//                    minified glue in one file (one file to load, no interop getters: cold start)
-//   lib/esm/web.js   the ESM body: js/entries/web.js with the facade; imports ./glue.js
+//   lib/esm/glue.js   the glue, minified (ES module)
+//   lib/esm/web.js    the one body: js/entries/web.js with the facade; imports ./glue.js
 //   cutover.{cjs,browser,deno,workerd,edge-light}.mjs  copied from js/entries/
-//   cutover.web.mjs   cutover/web: the same names as the CommonJS body, and init()
-//   cutover.node.mjs  Node's ESM entry, naming the CommonJS body's exports
+//   cutover.node.mjs  Node's entry: the body, with the wasm beside it instantiated at load
+//   cutover.web.mjs   cutover/web: the body's names, and init()
+// One body for every runtime: Node's CommonJS entry require()s the ES module entry (Node 20.19+,
+// Bun, Deno). Two copies (a CommonJS body beside the ESM one) cost the tarball the whole second
+// copy once the facade outgrew gzip's 32 KB window: 131,184 B against 118,892 B before.
 // The facade keeps its identifiers, so stack traces and `constructor.name` name cutover's own
 // classes and functions; only the glue is minified.
-// Layout. npm packs files sorted by extension, then file name: esm/glue.js, node.js, esm/web.js,
-// so each half of the CommonJS body sits next to its ESM copy in the tarball (the glue before
-// it, the facade after it), where gzip finds it in its 32 KB window.
 // Usage: node scripts/bundle.mjs <dist dir>
 import { build } from 'esbuild';
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 
 const dist = resolve(process.argv[2]);
@@ -27,45 +24,33 @@ writeFileSync(join(dist, 'lib/esm/package.json'), '{ "type": "module" }\n');
 const common = { bundle: true, target: 'es2022', legalComments: 'none', logLevel: 'warning', absWorkingDir: root };
 const GLUE = /\/wasm\/cutover\.js$/;
 
-// The glue, minified once: the ESM file, and what the CommonJS body inlines.
 const [glue] = (await build({ ...common, entryPoints: [js('wasm/cutover.js')], format: 'esm', platform: 'neutral', minify: true, write: false })).outputFiles;
 writeFileSync(join(dist, 'lib/esm/glue.js'), `${banner}\n${glue.text}`);
 
-const facade = { ...common, minifyWhitespace: true, minifySyntax: true, banner: { js: banner } };
-await build({
-  ...facade,
-  entryPoints: [js('entries/node.js')],
-  outfile: join(dist, 'lib/node.js'),
-  format: 'cjs',
-  platform: 'node',
-  // The glue's default `init()` URL (new URL(…, import.meta.url)) is unused here: initSync.
-  logOverride: { 'empty-import-meta': 'silent' },
-  plugins: [{
-    name: 'minified-glue',
-    setup(b) {
-      b.onResolve({ filter: GLUE }, () => ({ path: 'glue.js', namespace: 'minified-glue' }));
-      b.onLoad({ filter: /.*/, namespace: 'minified-glue' }, () => ({ contents: glue.text, loader: 'js' }));
-    },
-  }],
-});
-await build({
-  ...facade,
+const body = await build({
+  ...common,
+  minifyWhitespace: true,
+  minifySyntax: true,
+  banner: { js: banner },
   entryPoints: [js('entries/web.js')],
   outfile: join(dist, 'lib/esm/web.js'),
   format: 'esm',
   platform: 'neutral',
+  metafile: true,
   plugins: [{ name: 'glue-external', setup: (b) => b.onResolve({ filter: GLUE }, () => ({ path: './glue.js', external: true })) }],
 });
 
 for (const file of ['cutover.cjs', 'cutover.browser.mjs', 'cutover.deno.mjs', 'cutover.workerd.mjs', 'cutover.edge-light.mjs']) {
   copyFileSync(js(`entries/${file}`), join(dist, file));
 }
-// Node's ESM entry re-exports the CommonJS build: one wasm instance and one glue copy in the
-// process, and no dual-package hazard between `import` and `require`. Its names are the
-// CommonJS body's own, read from the built file.
-const names = Object.keys(createRequire(import.meta.url)(join(dist, 'lib/node.js')));
-// cutover/web: the same names from the ESM body, and init() over the glue's, with the wasm
-// beside this file (or beside a bundle made from it) as its default.
+// The public names: the body's exports but the glue's two initialisers.
+const names = Object.values(body.metafile.outputs)
+  .flatMap((o) => o.exports)
+  .filter((n) => n !== 'initGlue' && n !== 'initSync')
+  .sort();
+const exported = `{ ${names.join(', ')} }`;
+// cutover/web: the names, and init() over the glue's, with the wasm beside this file (or beside
+// a bundle made from it) as its default.
 writeFileSync(
   join(dist, 'cutover.web.mjs'),
   `${banner}\nimport { initGlue } from './lib/esm/web.js';\n\nexport { ${names.join(', ')}, initSync } from './lib/esm/web.js';\n\n` +
@@ -74,9 +59,15 @@ writeFileSync(
     "  return initGlue(options === undefined ? { module_or_path: new URL('./cutover_bg.wasm', import.meta.url) } : options);\n" +
     '}\nexport { init };\n',
 );
+// Node: synchronous instantiation and no top-level await, so that require() can load it too
+// (cutover.cjs): one module instance for `import` and `require`, no dual-package hazard.
 writeFileSync(
   join(dist, 'cutover.node.mjs'),
-  `${banner}\nimport api from './cutover.cjs';\n\nexport const { ${names.join(', ')} } = api;\n`,
+  `${banner}\n// Node's entry, for import and (through cutover.cjs) require(): the wasm beside it, compiled\n` +
+    '// and instantiated synchronously at load.\n' +
+    "import { readFileSync } from 'node:fs';\nimport { initSync } from './lib/esm/web.js';\n\n" +
+    "initSync({ module: readFileSync(new URL('./cutover_bg.wasm', import.meta.url)) });\n\n" +
+    `export ${exported} from './lib/esm/web.js';\n`,
 );
 copyFileSync(js('index.d.ts'), join(dist, 'index.d.ts'));
 copyFileSync(js('web.d.mts'), join(dist, 'web.d.mts'));

@@ -80,6 +80,11 @@ pub trait HostValue: Clone + 'static {
     fn context_facts(&self) -> crate::migration::context::ContextFacts {
         crate::migration::context::ContextFacts::NotAnObject
     }
+    /// This value's name read as an error (a JavaScript error's `name`), for a metric's
+    /// `error.type`; read only when a metric sink is installed.
+    fn error_name(&self) -> Option<String> {
+        None
+    }
 }
 
 /// Everything the core asks of its host, bundled.
@@ -90,6 +95,8 @@ pub struct Host {
     pub random: Rc<dyn Random>,
     pub logger: Rc<dyn Logger>,
     pub spawn: Rc<dyn Spawn>,
+    /// Where measurements go (`None`: nothing is recorded).
+    pub metrics: Option<Rc<dyn crate::metrics::MetricSink>>,
 }
 
 impl Host {

@@ -3,6 +3,7 @@
 //! The crate's rooms:
 //! - [`migration`] and [`segments`]: the runtime-neutral core. No JavaScript types; every
 //!   decision lives here and is tested natively with a fake clock.
+//! - [`metrics`]: the instruments and attributes the core records into a host's metrics sink.
 //! - [`error`]: the one error type of the core, which the bindings turn into JavaScript errors.
 //! - [`util`]: small helpers: text for messages, numbers on the wire, the task runner, the
 //!   random generator, a shared future.
@@ -13,6 +14,7 @@
 
 pub mod error;
 pub mod host;
+pub mod metrics;
 pub mod migration;
 pub mod segments;
 pub mod util;

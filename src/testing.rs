@@ -172,6 +172,7 @@ impl TestHost {
             random: Rc::new(crate::util::random::Xorshift64Star::with_seed(seed)),
             logger: logger.clone(),
             spawn: Rc::new(PoolSpawner(pool.spawner())),
+            metrics: None,
         };
         TestHost { pool: RefCell::new(pool), clock, logger, host }
     }
@@ -236,6 +237,13 @@ impl crate::host::HostValue for TestValue {
             TestValue::Text(_) => crate::migration::context::ContextFacts::NotAnObject,
         }
     }
+    /// A JSON object's string `name`.
+    fn error_name(&self) -> Option<String> {
+        match self {
+            TestValue::Json(v) => v.get("name").and_then(|n| n.as_str()).map(str::to_owned),
+            TestValue::Text(_) => None,
+        }
+    }
 }
 
 /// A test value's serde form: its plain data, or `null` for an opaque text (as a host value
@@ -253,4 +261,32 @@ impl serde::Serialize for TestValue {
 /// are written as JavaScript has them: see `util::number`).
 pub fn wire<T: serde::Serialize + ?Sized>(value: &T) -> serde_json::Value {
     serde_json::to_value(value).unwrap()
+}
+
+/// A metric sink that keeps every measurement as (instrument name, value, attributes as
+/// `name=value` pairs joined by commas).
+#[derive(Default)]
+pub struct RecordingSink {
+    pub records: RefCell<Vec<(&'static str, f64, String)>>,
+}
+
+impl RecordingSink {
+    /// The sum of `instrument`'s values whose attributes are exactly `attributes`.
+    pub fn sum(&self, instrument: &str, attributes: &str) -> f64 {
+        self.records.borrow().iter().filter(|(n, _, a)| *n == instrument && a == attributes).map(|(_, v, _)| v).sum()
+    }
+    /// The sum of all of `instrument`'s values.
+    pub fn total(&self, instrument: &str) -> f64 {
+        self.records.borrow().iter().filter(|(n, _, _)| *n == instrument).map(|(_, v, _)| v).sum()
+    }
+    pub fn count(&self, instrument: &str) -> usize {
+        self.records.borrow().iter().filter(|(n, _, _)| *n == instrument).count()
+    }
+}
+
+impl crate::metrics::MetricSink for RecordingSink {
+    fn record(&self, instrument: crate::metrics::Instrument, value: f64, attributes: &crate::metrics::Attributes<'_>) {
+        let pairs: Vec<String> = attributes.pairs().map(|(k, v)| format!("{k}={v}")).collect();
+        self.records.borrow_mut().push((instrument.spec().name, value, pairs.join(",")));
+    }
 }

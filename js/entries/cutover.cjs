@@ -1,7 +1,9 @@
-// Node's CommonJS entry: the bundle of js/entries/node.js (scripts/bundle.mjs).
-// Not `module.exports = require(…)`: Node's ESM loader would then follow that re-export and scan
-// the whole 35 KB bundle for export names when cutover.node.mjs imports this file (measured
-// +6 ms of import time, 21 → 15 ms); cutover.node.mjs names the exports itself.
+// Node's CommonJS entry: the ES module entry, loaded by require() (Node 20.19 and later, Bun,
+// Deno), so `import` and `require` share one module, one wasm instance and one copy of the code.
 'use strict';
-const api = require('./lib/node.js');
-module.exports = api;
+try {
+  module.exports = require('./cutover.node.mjs');
+} catch (error) {
+  if (error === null || typeof error !== 'object' || error.code !== 'ERR_REQUIRE_ESM') throw error;
+  throw new Error(`require('cutover') needs Node 20.19 or later (require of ES modules); this is Node ${process.versions.node}: upgrade, or use import`);
+}

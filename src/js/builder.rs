@@ -78,6 +78,11 @@ impl WasmMigratorBuilder {
         Ok(self.inner.borrow_mut().origin_timeout(ms)?)
     }
 
+    /// Records into the instruments js/metrics.js created from a Meter (migration table order).
+    pub fn meter(&mut self, instruments: JsValue) {
+        self.host.metrics = Some(super::meter::JsMeterSink::new(&instruments, self.host.logger.clone()));
+    }
+
     fn origin(&self, value: &JsValue, name: &str) -> Result<Rc<dyn OriginFn<JsValue>>, Error> {
         Ok(Rc::new(JsOrigin::new(function(value, name)?, self.idle_signal.clone())))
     }

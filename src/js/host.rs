@@ -162,5 +162,6 @@ pub fn js_host(logger: &JsValue) -> Result<Host, JsValue> {
         random: p.random.clone(),
         logger,
         spawn: p.spawn.clone(),
+        metrics: None,
     }))
 }

@@ -63,13 +63,15 @@ pub struct WasmBigSegmentStoreManager {
     inner: BigSegmentStoreManager<JsStore>,
     /// The context key of the last warm-path lookup; the facade keeps its own copy in step and
     /// sends no key when the caller passed the same string again.
-    last_key: std::cell::RefCell<String>,
+    last_key: std::cell::RefCell<Option<String>>,
 }
 
 #[wasm_bindgen]
 impl WasmBigSegmentStoreManager {
     #[wasm_bindgen(constructor)]
-    pub fn new(options: JsValue) -> Result<WasmBigSegmentStoreManager, JsValue> {
+    /// `instruments`: what js/metrics.js created from `options.meter` (Big Segments table
+    /// order), or undefined.
+    pub fn new(options: JsValue, instruments: JsValue) -> Result<WasmBigSegmentStoreManager, JsValue> {
         if !options.is_object() {
             return Err(type_error(&format!("options must be an object, {}", got(&options))));
         }
@@ -83,7 +85,10 @@ impl WasmBigSegmentStoreManager {
             query_timeout_ms: option_value(&options, BigSegmentsConfig::QUERY_TIMEOUT_MS),
         };
         let config = BigSegmentsConfig::from_options(&values).map_err(crate::error::Error::from)?;
-        let host = js_host(&get(&options, "logger"))?;
+        let mut host = js_host(&get(&options, "logger"))?;
+        if !instruments.is_undefined() {
+            host.metrics = Some(super::meter::JsMeterSink::new(&instruments, host.logger.clone()));
+        }
         let inner = BigSegmentStoreManager::new(store, config, host).map_err(crate::error::Error::from)?;
         Ok(WasmBigSegmentStoreManager { inner, last_key: Default::default() })
     }
@@ -114,20 +119,33 @@ impl WasmBigSegmentStoreManager {
     /// read by the facade (one crossing fewer per warm lookup).
     #[wasm_bindgen(js_name = lookupNow)]
     pub fn lookup_now(&self, context_key: Option<String>, now: f64) -> JsValue {
-        let mut last = self.last_key.borrow_mut();
-        if let Some(key) = context_key {
-            *last = key;
-        }
-        match self.inner.lookup_at(&last, now) {
+        // The key is taken out for the lookup, whose metric sink may look up again (re-entrant:
+        // that lookup's key, set meanwhile, is then the last one and stays).
+        let previous = self.last_key.borrow_mut().take();
+        let Some(key) = context_key.or(previous) else {
+            return JsValue::UNDEFINED;
+        };
+        let answer = match self.inner.lookup_at(&key, now) {
             Some(Ok(lookup)) => lookup_promise(lookup),
             _ => JsValue::UNDEFINED,
+        };
+        let mut last = self.last_key.borrow_mut();
+        if last.is_none() {
+            *last = Some(key);
         }
+        answer
     }
 
     #[wasm_bindgen(js_name = getStatus)]
     pub fn get_status(&self) -> Promise {
         let status = self.inner.get_status();
         promise(async move { Ok(status_object(status.await)) })
+    }
+
+    /// The status gauge's value for the last status (undefined before the first poll).
+    #[wasm_bindgen(js_name = statusGauge)]
+    pub fn status_gauge(&self) -> Option<f64> {
+        self.inner.last_status().map(crate::metrics::instrument::status_gauge)
     }
 
     #[wasm_bindgen(js_name = lastStatus)]

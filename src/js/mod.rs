@@ -12,6 +12,7 @@ mod event;
 mod hash;
 mod host;
 mod manager;
+mod meter;
 mod migrator;
 mod native_store;
 mod op_tracker;

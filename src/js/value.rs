@@ -36,6 +36,10 @@ impl HostValue for JsValue {
     fn context_facts(&self) -> ContextFacts {
         facts_from(&super::bridge::context_facts(self))
     }
+
+    fn error_name(&self) -> Option<String> {
+        super::meter::error_name(self)
+    }
 }
 
 /// Reads what `contextFacts` (js/bridge.js) returns: undefined for a value that is not an object; a

@@ -13,6 +13,7 @@ use super::settings::MigratorSettings;
 use super::stage::{ExecutionOrder, Operation, Origin, Stage};
 use super::stats::{CallRecord, MigrationStats, StatsSnapshot};
 use crate::host::{Host, HostValue};
+use crate::metrics::{Attributes, ErrorType, Instrument};
 
 /// One origin's result.
 #[derive(Clone, Debug, PartialEq)]
@@ -57,6 +58,8 @@ struct Shared<V> {
 struct OpState<V> {
     operation: Operation,
     flag_key: Rc<str>,
+    /// The evaluated stage, once the flag was asked (for the metrics' attributes).
+    stage: std::cell::Cell<Stage>,
     tracking: RefCell<Option<Tracking<V>>>,
     takes_events: std::cell::Cell<bool>,
     abort_reason: RefCell<Option<V>>,
@@ -165,10 +168,16 @@ impl<V: HostValue> OpState<V> {
         Rc::new(OpState {
             operation,
             flag_key,
+            stage: std::cell::Cell::new(Stage::Off),
             tracking: RefCell::new(None),
             takes_events: std::cell::Cell::new(false),
             abort_reason: RefCell::new(None),
         })
+    }
+
+    /// The attributes of this operation's measurements.
+    fn attributes(&self) -> Attributes<'_> {
+        Attributes::operation(&self.flag_key, self.stage.get(), self.operation)
     }
 
     fn with_tracking(&self, f: impl FnOnce(&mut Tracking<V>)) {
@@ -206,6 +215,7 @@ impl<V: HostValue> Shared<V> {
         evaluated.tracking.op(&self.host, state.operation);
         *state.tracking.borrow_mut() = Some(evaluated.tracking);
         state.takes_events.set(evaluated.takes_events);
+        state.stage.set(evaluated.stage);
         evaluated.stage
     }
 
@@ -253,6 +263,18 @@ impl<V: HostValue> Shared<V> {
             t.record_call(host, origin, latency, failed && settings.track_errors)
         });
         self.stats.borrow_mut().record_call(state.operation, origin, CallRecord { latency_ms, failed, timed_out });
+        if let Some(metrics) = &self.host.metrics {
+            let attributes = state.attributes().with_origin(origin);
+            metrics.record(Instrument::OriginDuration, latency_ms / 1000.0, &attributes);
+            if let Err(error) = result {
+                let name = if timed_out { None } else { error.error_name() };
+                let error_type = if timed_out { ErrorType::Timeout } else { ErrorType::named(name.as_deref()) };
+                metrics.record(Instrument::OriginErrors, 1.0, &attributes.with_error(error_type));
+                if timed_out {
+                    metrics.record(Instrument::OriginTimeouts, 1.0, &attributes);
+                }
+            }
+        }
     }
 
     /// Both read origins at once (SPEC A2 `parallel`): through the host's `call_both` when the
@@ -298,6 +320,9 @@ impl<V: HostValue> Shared<V> {
             Operation::Write => self.write_origins(&op, stage).await,
         };
         self.stats.borrow_mut().record_completed(state.operation, stage);
+        if let Some(metrics) = &self.host.metrics {
+            metrics.record(Instrument::MigrationOperations, 1.0, &state.attributes());
+        }
         self.send_event(&state);
         outcome
     }
@@ -350,6 +375,13 @@ impl<V: HostValue> Shared<V> {
         state.with_tracking(|t| answer = t.consistency(&self.host, comparison, old, new));
         if let Some(consistent) = answer {
             self.stats.borrow_mut().record_check(consistent);
+            if let Some(metrics) = &self.host.metrics {
+                let attributes = state.attributes();
+                metrics.record(Instrument::ConsistencyChecks, 1.0, &attributes);
+                if !consistent {
+                    metrics.record(Instrument::ConsistencyMismatches, 1.0, &attributes);
+                }
+            }
         }
     }
 

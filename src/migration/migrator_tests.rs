@@ -888,3 +888,100 @@ fn a_client_that_asks_gets_every_check_ratio_written_even_one() {
         assert_eq!(client.events.borrow()[0]["measurements"][1], expected, "{rule:?}");
     }
 }
+
+// Metrics: what a host's sink receives agrees with stats(), with only the allowed attributes.
+
+fn metered(f: &mut Fixture) -> Rc<crate::testing::RecordingSink> {
+    let sink = Rc::new(crate::testing::RecordingSink::default());
+    f.t.host.metrics = Some(sink.clone());
+    sink
+}
+
+const READ_SHADOW: &str = "feature_flag.key=mig,cutover.migration.stage=shadow,cutover.migration.operation=read";
+
+#[test]
+fn metrics_of_shadow_reads_agree_with_stats() {
+    let mut f = Fixture::custom(TestHost::new(42), false, false, Ok(false));
+    let sink = metered(&mut f);
+    let m = f.migrator(FakeClient::serving(Stage::Shadow));
+    for _ in 0..3 {
+        f.t.run(m.read(request(Stage::Off))).unwrap();
+    }
+    let s = m.stats();
+    assert_eq!(sink.sum("cutover.migration.operations", READ_SHADOW), s.read.count as f64);
+    assert_eq!(sink.total("cutover.migration.operations"), 3.0);
+    let old = format!("{READ_SHADOW},cutover.migration.origin=old");
+    let new = format!("{READ_SHADOW},cutover.migration.origin=new");
+    let durations: Vec<f64> = sink
+        .records
+        .borrow()
+        .iter()
+        .filter(|(n, _, a)| *n == "cutover.migration.origin.duration" && *a == old)
+        .map(|(_, v, _)| *v)
+        .collect();
+    assert_eq!(durations, vec![0.01; 3], "seconds: the old read takes 10 ms");
+    assert_eq!(sink.count("cutover.migration.origin.duration"), (s.read.old.invoked + s.read.new.invoked) as usize);
+    assert_eq!(sink.sum("cutover.migration.origin.duration", &new), 0.02 * 3.0);
+    assert_eq!(sink.sum("cutover.migration.consistency.checks", READ_SHADOW), s.read.consistency.checked as f64);
+    let mismatches = s.read.consistency.checked - s.read.consistency.consistent;
+    assert_eq!(sink.sum("cutover.migration.consistency.mismatches", READ_SHADOW), mismatches as f64);
+    assert_eq!((s.read.consistency.checked, mismatches), (3, 3));
+    assert_eq!(sink.total("cutover.migration.origin.errors"), 0.0);
+}
+
+#[test]
+fn metrics_of_failures_and_timeouts_carry_error_type() {
+    let mut f = Fixture::new(true, false);
+    f.builder.origin_timeout(15.0).unwrap();
+    let sink = metered(&mut f);
+    let m = f.migrator(FakeClient::serving(Stage::Shadow));
+    f.t.run(m.read(request(Stage::Off))).unwrap();
+    let s = m.stats();
+    let old = format!("{READ_SHADOW},cutover.migration.origin=old,error.type=_OTHER");
+    let new = format!("{READ_SHADOW},cutover.migration.origin=new,error.type=timeout");
+    assert_eq!(sink.sum("cutover.migration.origin.errors", &old), s.read.old.errors as f64);
+    assert_eq!(sink.sum("cutover.migration.origin.errors", &new), 1.0);
+    assert_eq!(sink.total("cutover.migration.origin.errors"), (s.read.old.errors + s.read.new.errors) as f64);
+    let timeouts = format!("{READ_SHADOW},cutover.migration.origin=new");
+    assert_eq!(sink.sum("cutover.migration.origin.timeouts", &timeouts), s.read.new.timeouts as f64);
+    assert_eq!(sink.total("cutover.migration.origin.timeouts"), 1.0);
+}
+
+#[test]
+fn metrics_of_writes_name_stage_operation_and_origin() {
+    let mut f = Fixture::new(false, false);
+    let sink = metered(&mut f);
+    let m = f.migrator(FakeClient::serving(Stage::DualWrite));
+    f.t.run(m.write(request(Stage::Off))).unwrap();
+    let attrs = "feature_flag.key=mig,cutover.migration.stage=dualwrite,cutover.migration.operation=write";
+    assert_eq!(sink.sum("cutover.migration.operations", attrs), 1.0);
+    assert_eq!(sink.sum("cutover.migration.origin.duration", &format!("{attrs},cutover.migration.origin=old")), 0.005);
+    assert_eq!(sink.sum("cutover.migration.origin.duration", &format!("{attrs},cutover.migration.origin=new")), 0.007);
+    assert_eq!(sink.count("cutover.migration.consistency.checks"), 0);
+}
+
+#[test]
+fn metrics_of_an_aborted_operation_count_no_operation() {
+    let mut f = Fixture::new(false, false);
+    let sink = metered(&mut f);
+    let m = f.migrator(FakeClient::serving(Stage::Live));
+    let (tx, rx) = futures::channel::oneshot::channel::<V>();
+    let mut req = request(Stage::Off);
+    req.abort = Some(async move { rx.await.unwrap_or_else(|_| text("dropped")) }.boxed_local());
+    let out = f.t.start(m.read(req));
+    f.t.advance(5.0);
+    tx.send(text("stop")).unwrap();
+    f.t.settle();
+    assert!(matches!(out.borrow_mut().take(), Some(Err(_))));
+    assert_eq!(m.stats().read.count, 0);
+    assert_eq!(sink.records.borrow().len(), 0);
+}
+
+#[test]
+fn no_sink_records_nothing_and_changes_nothing() {
+    let f = Fixture::new(false, false);
+    let m = f.migrator(FakeClient::serving(Stage::Shadow));
+    f.t.run(m.read(request(Stage::Off))).unwrap();
+    assert!(f.t.host.metrics.is_none());
+    assert_eq!(m.stats().read.count, 1);
+}

@@ -12,6 +12,7 @@ use super::manager::{timed_out, with_timeout, BigSegmentStoreManager, QueryFaile
 use super::status::BigSegmentStoreStatus;
 use super::store::BigSegmentStore;
 use crate::host::HostValue;
+use crate::metrics::{Attributes, ErrorType, Instrument};
 
 /// The status attached to a membership lookup.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -114,6 +115,8 @@ impl<S: BigSegmentStore + 'static> BigSegmentStoreManager<S> {
                 }
             }
         };
+        // Recorded outside the state's borrow: a sink may call back into this manager.
+        self.record_lookup(matches!(step, Step::Hit(_)));
         let membership = match step {
             Step::Hit(membership) => membership,
             Step::Wait(query) => match query.await {
@@ -134,7 +137,27 @@ impl<S: BigSegmentStore + 'static> BigSegmentStoreManager<S> {
         let hash = hash_context_key(&key);
         self.inner.state.borrow_mut().counters.membership_queries += 1;
         let timeout_ms = self.inner.config.query_timeout_ms;
-        let answer = match with_timeout(&self.inner.host, store.get_membership(&hash), timeout_ms).await {
+        let clock = &self.inner.host.clock;
+        let started = clock.monotonic_ms();
+        let answer = with_timeout(&self.inner.host, store.get_membership(&hash), timeout_ms).await;
+        if let Some(metrics) = &self.inner.host.metrics {
+            let name = match &answer {
+                Some(Err(error)) => error.error_name(),
+                _ => None,
+            };
+            let attributes = match &answer {
+                Some(Ok(_)) => Attributes::default(),
+                Some(Err(_)) => Attributes::default().with_error(ErrorType::named(name.as_deref())),
+                None => Attributes::default().with_error(ErrorType::Timeout),
+            };
+            metrics.record(Instrument::BigSegmentsStoreQueries, 1.0, &attributes);
+            metrics.record(
+                Instrument::BigSegmentsStoreDuration,
+                (clock.monotonic_ms() - started) / 1000.0,
+                &attributes,
+            );
+        }
+        let answer = match answer {
             Some(Ok(Some(membership))) => Ok(membership),
             Some(Ok(None)) => Ok(store.empty_membership()),
             Some(Err(error)) => Err(error.describe()),
@@ -201,17 +224,31 @@ impl<S: BigSegmentStore + 'static> BigSegmentStoreManager<S> {
 
     /// [`Self::lookup_now`] at `now`, a reading of the host's monotonic clock the caller took.
     pub fn lookup_at(&self, key: &str, now: f64) -> Option<Result<Lookup<S::Membership>, Closed>> {
-        let mut st = self.inner.state.borrow_mut();
-        if st.closed {
-            return Some(Err(Closed));
-        }
-        if self.inner.store.is_none() {
-            return Some(Ok(Lookup { membership: None, status: BigSegmentsStatus::NotConfigured }));
-        }
-        let status = self.usable_status(&st, now)?;
-        let membership = st.cache.get(key, now)?;
-        st.counters.lookups += 1;
-        st.counters.cache_hits += 1;
+        let (status, membership) = {
+            let mut st = self.inner.state.borrow_mut();
+            if st.closed {
+                return Some(Err(Closed));
+            }
+            if self.inner.store.is_none() {
+                return Some(Ok(Lookup { membership: None, status: BigSegmentsStatus::NotConfigured }));
+            }
+            let status = self.usable_status(&st, now)?;
+            let membership = st.cache.get(key, now)?;
+            st.counters.lookups += 1;
+            st.counters.cache_hits += 1;
+            (status, membership)
+        };
+        self.record_lookup(true);
         Some(Ok(Lookup { membership: Some(membership), status: BigSegmentsStatus::from_store_status(status) }))
+    }
+
+    /// A lookup that reached the cache, for the metric sink (as the counters count it).
+    fn record_lookup(&self, cache_hit: bool) {
+        if let Some(metrics) = &self.inner.host.metrics {
+            metrics.record(Instrument::BigSegmentsLookups, 1.0, &Attributes::default());
+            if cache_hit {
+                metrics.record(Instrument::BigSegmentsCacheHits, 1.0, &Attributes::default());
+            }
+        }
     }
 }

@@ -813,3 +813,49 @@ fn store_and_listener_callbacks_may_reenter_the_manager() {
     assert!(m.is_started(), "the listener started the poller");
     th.run(m.close());
 }
+
+// Metrics: lookups, cache hits and store queries as the counters count them.
+
+fn metered_setup() -> (TestHost, FakeStore, BigSegmentStoreManager<FakeStore>, Rc<crate::testing::RecordingSink>) {
+    let mut th = TestHost::new(7);
+    let sink = Rc::new(crate::testing::RecordingSink::default());
+    th.host.metrics = Some(sink.clone());
+    let store = FakeStore::new(&th);
+    let manager = BigSegmentStoreManager::new(Some(store.clone()), config(), th.host.clone()).unwrap();
+    (th, store, manager, sink)
+}
+
+#[test]
+fn metrics_of_lookups_agree_with_the_counters() {
+    let (th, store, m, sink) = metered_setup();
+    store.set_member("u1", "seg.g1", true);
+    ok_lookup(&th, &m, "u1");
+    ok_lookup(&th, &m, "u1");
+    assert!(m.lookup_now("u1").is_some(), "a warm lookup answered at once");
+    ok_lookup(&th, &m, "u2");
+    let c = m.counters();
+    assert_eq!((c.lookups, c.cache_hits, c.membership_queries), (4, 2, 2));
+    assert_eq!(sink.sum("cutover.big_segments.lookups", ""), c.lookups as f64);
+    assert_eq!(sink.sum("cutover.big_segments.cache_hits", ""), c.cache_hits as f64);
+    assert_eq!(sink.sum("cutover.big_segments.store_queries", ""), c.membership_queries as f64);
+    assert_eq!(sink.count("cutover.big_segments.store.duration"), 2);
+    assert!(sink.records.borrow().iter().all(|(_, _, a)| a.is_empty()), "no context key or hash");
+}
+
+#[test]
+fn metrics_of_failed_and_timed_out_queries_carry_error_type() {
+    let (th, store, m, sink) = metered_setup();
+    store.fail_membership(Some("boom"));
+    ok_lookup(&th, &m, "u1");
+    store.fail_membership(None);
+    store.s.membership_delay.set(Some(f64::INFINITY));
+    let slot = th.start(m.get_user_membership("u2"));
+    th.advance(100.0);
+    assert!(slot.borrow_mut().take().is_some());
+    let c = m.counters();
+    assert_eq!((c.membership_queries, c.membership_errors), (2, 2));
+    assert_eq!(sink.sum("cutover.big_segments.store_queries", "error.type=_OTHER"), 1.0);
+    assert_eq!(sink.sum("cutover.big_segments.store_queries", "error.type=timeout"), 1.0);
+    assert_eq!(sink.sum("cutover.big_segments.store.duration", "error.type=timeout"), 0.1);
+    assert_eq!(sink.total("cutover.big_segments.store_queries"), c.membership_queries as f64);
+}

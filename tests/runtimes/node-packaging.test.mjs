@@ -65,7 +65,6 @@ test('tarball: only dist/, README.md and package.json are shipped', { skip }, as
     'package/dist/lib/esm/glue.js',
     'package/dist/lib/esm/package.json',
     'package/dist/lib/esm/web.js',
-    'package/dist/lib/node.js',
     'package/dist/web.d.mts',
     'package/package.json',
   ]);

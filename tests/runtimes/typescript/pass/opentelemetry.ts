@@ -1,0 +1,30 @@
+// OpenTelemetry's own Meter type (@opentelemetry/api) and the SDK's meter fit cutover's MeterLike.
+import { metrics, type Meter } from '@opentelemetry/api';
+import { MeterProvider } from '@opentelemetry/sdk-metrics';
+import { BigSegmentStoreManager, MigratorBuilder, createMigration, fixedStage, type MeterLike, type MetricAttributes } from 'cutover';
+
+declare const apiMeter: Meter;
+const sdkMeter = new MeterProvider().getMeter('checkout');
+const asLike: MeterLike = apiMeter;
+
+export const migrator = new MigratorBuilder(fixedStage('shadow'))
+  .read(async () => 1, async () => 1)
+  .write(async () => 2, async () => 2)
+  .meter(metrics.getMeter('checkout'))
+  .meter(sdkMeter)
+  .meter(asLike)
+  .build();
+export const manager = new BigSegmentStoreManager({ meter: apiMeter });
+declare const ld: Parameters<typeof createMigration>[0];
+export const migration = createMigration(ld, {
+  readOld: async () => ({ success: true, result: 1 }),
+  readNew: async () => ({ success: true, result: 1 }),
+  writeOld: async () => ({ success: true, result: 1 }),
+  writeNew: async () => ({ success: true, result: 1 }),
+  meter: sdkMeter,
+});
+export const attributes: MetricAttributes = { 'feature_flag.key': 'f', 'cutover.migration.stage': 'live', 'error.type': 'timeout' };
+// @ts-expect-error only cutover's attributes
+export const wrong: MetricAttributes = { 'context.key': 'u1' };
+// @ts-expect-error a meter is an object with createCounter/createHistogram
+new MigratorBuilder(fixedStage('off')).meter({ createCounter() {} });
