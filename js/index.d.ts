@@ -302,15 +302,18 @@ export interface BigSegmentsOptions {
   queryTimeoutMs?: number;
   logger?: Logger;
   /** Records `cutover.big_segments.*` (lookups, cache hits, store queries and their duration, the status gauge). */
-  meter?: MeterLike;
+  meter?: BigSegmentsMeterLike;
 }
 
 /** What cutover uses of an OpenTelemetry `Meter` (`@opentelemetry/api`); cutover does not depend on it. */
 export interface MeterLike {
   createCounter(name: string, options?: object): { add(value: number, attributes?: MetricAttributes): void };
   createHistogram(name: string, options?: object): { record(value: number, attributes?: MetricAttributes): void };
-  /** Big Segments only: the status gauge (0 available, 1 stale, 2 unavailable). */
-  createObservableGauge?(name: string, options?: object): {
+}
+
+/** A Meter for Big Segments: also the status gauge (0 available, 1 stale, 2 unavailable). */
+export interface BigSegmentsMeterLike extends MeterLike {
+  createObservableGauge(name: string, options?: object): {
     addCallback(callback: StatusObserver): void;
     removeCallback(callback: StatusObserver): void;
   };

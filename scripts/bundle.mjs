@@ -1,7 +1,7 @@
 // Writes the package's entry files into <dist dir> from the ES modules under js/ and the
 // wasm-bindgen glue in js/wasm/ (one `--target web` run, scripts/build.sh), with esbuild:
-//   lib/esm/glue.js   the glue, minified (ES module)
-//   lib/esm/web.js    the one body: js/entries/web.js with the facade; imports ./glue.js
+//   lib/esm/web.js    the one body: js/entries/web.js, the facade and the minified glue in one
+//                     ES module (one file to load; the facade calls the glue directly)
 //   cutover.{cjs,browser,deno,workerd,edge-light}.mjs  copied from js/entries/
 //   cutover.node.mjs  Node's entry: the body, with the wasm beside it instantiated at load
 //   cutover.web.mjs   cutover/web: the body's names, and init()
@@ -24,8 +24,8 @@ writeFileSync(join(dist, 'lib/esm/package.json'), '{ "type": "module" }\n');
 const common = { bundle: true, target: 'es2022', legalComments: 'none', logLevel: 'warning', absWorkingDir: root };
 const GLUE = /\/wasm\/cutover\.js$/;
 
+// The glue, minified (the facade is not: see above), then inlined into the body.
 const [glue] = (await build({ ...common, entryPoints: [js('wasm/cutover.js')], format: 'esm', platform: 'neutral', minify: true, write: false })).outputFiles;
-writeFileSync(join(dist, 'lib/esm/glue.js'), `${banner}\n${glue.text}`);
 
 const body = await build({
   ...common,
@@ -37,7 +37,13 @@ const body = await build({
   format: 'esm',
   platform: 'neutral',
   metafile: true,
-  plugins: [{ name: 'glue-external', setup: (b) => b.onResolve({ filter: GLUE }, () => ({ path: './glue.js', external: true })) }],
+  plugins: [{
+    name: 'minified-glue',
+    setup(b) {
+      b.onResolve({ filter: GLUE }, () => ({ path: 'glue.js', namespace: 'minified-glue' }));
+      b.onLoad({ filter: /.*/, namespace: 'minified-glue' }, () => ({ contents: glue.text, loader: 'js' }));
+    },
+  }],
 });
 
 for (const file of ['cutover.cjs', 'cutover.browser.mjs', 'cutover.deno.mjs', 'cutover.workerd.mjs', 'cutover.edge-light.mjs']) {

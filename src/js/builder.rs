@@ -80,7 +80,7 @@ impl WasmMigratorBuilder {
 
     /// Records into the instruments js/metrics.js created from a Meter (migration table order).
     pub fn meter(&mut self, instruments: JsValue) {
-        self.host.metrics = Some(super::meter::JsMeterSink::new(&instruments, self.host.logger.clone()));
+        self.host.metrics = Some(super::meter::JsMeterSink::sink(&instruments, self.host.logger.clone()));
     }
 
     fn origin(&self, value: &JsValue, name: &str) -> Result<Rc<dyn OriginFn<JsValue>>, Error> {

@@ -87,7 +87,7 @@ impl WasmBigSegmentStoreManager {
         let config = BigSegmentsConfig::from_options(&values).map_err(crate::error::Error::from)?;
         let mut host = js_host(&get(&options, "logger"))?;
         if !instruments.is_undefined() {
-            host.metrics = Some(super::meter::JsMeterSink::new(&instruments, host.logger.clone()));
+            host.metrics = Some(super::meter::JsMeterSink::sink(&instruments, host.logger.clone()));
         }
         let inner = BigSegmentStoreManager::new(store, config, host).map_err(crate::error::Error::from)?;
         Ok(WasmBigSegmentStoreManager { inner, last_key: Default::default() })

@@ -35,7 +35,7 @@ pub struct JsMeterSink {
 
 impl JsMeterSink {
     /// Over the instruments the facade created, in table order.
-    pub fn new(instruments: &JsValue, logger: Rc<dyn Logger>) -> Rc<dyn MetricSink> {
+    pub fn sink(instruments: &JsValue, logger: Rc<dyn Logger>) -> Rc<dyn MetricSink> {
         let instruments = array_items(instruments).unwrap_or_default();
         Rc::new(JsMeterSink { instruments, attributes: RefCell::default(), logger, warned: Cell::new(false) })
     }

@@ -62,7 +62,6 @@ test('tarball: only dist/, README.md and package.json are shipped', { skip }, as
     'package/dist/index.d.cts',
     'package/dist/index.d.mts',
     'package/dist/index.d.ts',
-    'package/dist/lib/esm/glue.js',
     'package/dist/lib/esm/package.json',
     'package/dist/lib/esm/web.js',
     'package/dist/web.d.mts',

@@ -28,3 +28,5 @@ export const attributes: MetricAttributes = { 'feature_flag.key': 'f', 'cutover.
 export const wrong: MetricAttributes = { 'context.key': 'u1' };
 // @ts-expect-error a meter is an object with createCounter/createHistogram
 new MigratorBuilder(fixedStage('off')).meter({ createCounter() {} });
+// @ts-expect-error Big Segments also need createObservableGauge (the status gauge)
+new BigSegmentStoreManager({ meter: asLike });
