@@ -14,7 +14,7 @@
 // it, the facade after it), where gzip finds it in its 32 KB window.
 // Usage: node scripts/bundle.mjs <dist dir>
 import { build } from 'esbuild';
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 
@@ -27,8 +27,40 @@ writeFileSync(join(dist, 'lib/esm/package.json'), '{ "type": "module" }\n');
 const common = { bundle: true, target: 'es2022', legalComments: 'none', logLevel: 'warning', absWorkingDir: root };
 const GLUE = /\/wasm\/cutover\.js$/;
 
+// The glue with the wasm's import and export names as wasm-opt shortened them in <dist dir>'s
+// wasm (--minify-imports-and-exports-and-modules in scripts/build.sh, which saved its map to
+// js/wasm/minify.json): 118,892 → 115,081 B tarball, with build.sh. Every renaming is checked against the wasm.
+function renamedGlue() {
+  const map = JSON.parse(readFileSync(js('wasm/minify.json'), 'utf8'));
+  const mod = new WebAssembly.Module(readFileSync(join(dist, 'cutover_bg.wasm')));
+  const imports = WebAssembly.Module.imports(mod);
+  const exports = new Set(WebAssembly.Module.exports(mod).map((e) => e.name));
+  const modules = new Set(imports.map((i) => i.module));
+  const fail = (why) => { throw new Error(`bundle: renaming the glue's wasm names: ${why}`); };
+  if (modules.size !== 1) fail(`the wasm imports from ${[...modules].join(', ')}`);
+  const id = (name) => name.replace(/\$/g, '\\$');
+  let text = readFileSync(js('wasm/cutover.js'), 'utf8');
+  const replace = (pattern, to, what) => {
+    let n = 0;
+    text = text.replace(pattern, () => (n++, to));
+    if (n === 0) fail(`${what} not found`);
+  };
+  const [module] = modules;
+  replace(/"\.\/cutover_bg\.js": import0,/g, `${JSON.stringify(module)}: import0,`, 'the import module');
+  for (const [, from, to] of map.imports) replace(new RegExp(`(?<![\\w$])${id(from)}(?=: function\\()`, 'g'), `${JSON.stringify(to)}`, `import ${from}`);
+  for (const [from, to] of map.exports) {
+    if (!exports.has(to)) fail(`export ${to} (${from}) is not in the wasm`);
+    text = text.replace(new RegExp(`(?<![\\w$])wasm\\.${id(from)}(?![\\w$])`, 'g'), () => `wasm.${to}`);
+  }
+  const names = new Set(imports.map((i) => i.name));
+  const defined = new Set([...text.matchAll(/^ {8}"([^"]+)": function\(/gm)].map((m) => m[1]));
+  for (const name of names) if (!defined.has(name)) fail(`import ${name} is not in the glue`);
+  for (const [, name] of text.matchAll(/(?<![\w$])wasm\.([\w$]+)/g)) if (!exports.has(name)) fail(`wasm.${name} is not exported`);
+  return text;
+}
+
 // The glue, minified once: the ESM file, and what the CommonJS body inlines.
-const [glue] = (await build({ ...common, entryPoints: [js('wasm/cutover.js')], format: 'esm', platform: 'neutral', minify: true, write: false })).outputFiles;
+const [glue] = (await build({ ...common, stdin: { contents: renamedGlue(), resolveDir: js('wasm'), sourcefile: 'cutover.js', loader: 'js' }, format: 'esm', platform: 'neutral', minify: true, write: false })).outputFiles;
 writeFileSync(join(dist, 'lib/esm/glue.js'), `${banner}\n${glue.text}`);
 
 const facade = { ...common, minifyWhitespace: true, minifySyntax: true, banner: { js: banner } };
