@@ -1,6 +1,6 @@
 //! An in-place heapsort, for its size: the standard library's `sort_unstable_by` was 4.9 KB of
 //! wasm (quicksort, small-sorts, pivot choice) for the one sort in the package, a membership's
-//! refs once per store read (tarball −1,0xx B).
+//! refs once per store read (tarball 115,081 → 112,754 B).
 
 use std::cmp::Ordering;
 
