@@ -31,7 +31,13 @@ cargo build --release --target wasm32-unknown-unknown $([ "$quiet" = 1 ] && echo
 wasm=target/wasm32-unknown-unknown/release/cutover.wasm
 rm -rf js/wasm dist.tmp "$stamp" && mkdir -p dist.tmp .wb
 wasm-bindgen --target web --out-dir js/wasm --out-name cutover "$wasm"
-node_modules/.bin/wasm-opt -Oz --strip-debug --strip-producers js/wasm/cutover_bg.wasm -o dist.tmp/cutover_bg.wasm
+# --converge: -Oz until nothing shrinks; with the -Oz below, tarball 112,754 → 112,624 B (8 s of build).
+node_modules/.bin/wasm-opt -Oz --converge --strip-debug --strip-producers js/wasm/cutover_bg.wasm -o js/wasm/cutover_opt.wasm
+# The imports' and exports' names shortened (-2.3 KB gzipped wasm, and the glue's copies of them:
+# tarball 118,892 → 115,081 B), in a run of its own so that its map, which bundle.mjs renames the
+# glue's names by, is printed once; -Oz after it lays the renamed module out smaller (of those 130 B).
+node_modules/.bin/wasm-opt --minify-imports-and-exports-and-modules -Oz js/wasm/cutover_opt.wasm \
+  -o dist.tmp/cutover_bg.wasm > js/wasm/minify.json
 node scripts/bundle.mjs dist.tmp
 rm -rf dist && mv dist.tmp dist
 touch "$stamp"

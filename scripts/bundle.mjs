@@ -12,7 +12,7 @@
 // classes and functions; only the glue is minified.
 // Usage: node scripts/bundle.mjs <dist dir>
 import { build } from 'esbuild';
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const dist = resolve(process.argv[2]);
@@ -24,8 +24,33 @@ writeFileSync(join(dist, 'lib/esm/package.json'), '{ "type": "module" }\n');
 const common = { bundle: true, target: 'es2022', legalComments: 'none', logLevel: 'warning', absWorkingDir: root };
 const GLUE = /\/wasm\/cutover\.js$/;
 
+// The wasm's import and export names, as wasm-opt shortened them (scripts/build.sh saved its map
+// in js/wasm/minify.json: 118,892 → 115,081 B of tarball): the glue's properties of those names
+// are renamed to match by esbuild's own property mangling, given that map as its cache (and no
+// other name: the pattern is the map's names exactly).
+const minified = JSON.parse(readFileSync(js('wasm/minify.json'), 'utf8'));
+const [{ module }] = WebAssembly.Module.imports(new WebAssembly.Module(readFileSync(join(dist, 'cutover_bg.wasm'))));
+const mangleCache = {
+  './cutover_bg.js': module,
+  ...Object.fromEntries(minified.imports.map(([, from, to]) => [from, to])),
+  ...Object.fromEntries(minified.exports),
+};
+const exactly = (names) => new RegExp(`^(?:${names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`);
 // The glue, minified (the facade is not: see above), then inlined into the body.
-const [glue] = (await build({ ...common, entryPoints: [js('wasm/cutover.js')], format: 'esm', platform: 'neutral', minify: true, write: false })).outputFiles;
+const glueBuild = await build({
+  ...common,
+  entryPoints: [js('wasm/cutover.js')],
+  format: 'esm',
+  platform: 'neutral',
+  minify: true,
+  write: false,
+  mangleProps: exactly(Object.keys(mangleCache)),
+  mangleQuoted: true,
+  mangleCache,
+});
+const renamed = Object.entries(glueBuild.mangleCache).filter(([from, to]) => mangleCache[from] !== to);
+if (renamed.length > 0) throw new Error(`bundle: esbuild renamed wasm names outside wasm-opt's map: ${renamed}`);
+const [glue] = glueBuild.outputFiles;
 
 const body = await build({
   ...common,

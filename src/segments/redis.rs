@@ -122,7 +122,7 @@ pub fn membership_of(included: Vec<String>, excluded: Vec<String>) -> Option<Mem
     let mut entries: MembershipEntries =
         included.into_iter().map(|r| (r, true)).chain(excluded.into_iter().map(|r| (r, false))).collect();
     // By ref, `true` first, so that keeping the first of each ref makes include win.
-    entries.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
+    crate::util::sort::sort_unstable_by(&mut entries, |a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
     entries.dedup_by(|later, first| later.0 == first.0);
     Some(entries)
 }

@@ -3,5 +3,6 @@
 pub mod number;
 pub mod random;
 pub mod shared_future;
+pub mod sort;
 pub mod task;
 pub mod text;
