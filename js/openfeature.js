@@ -1,28 +1,35 @@
 // openFeatureClient(client): an OpenFeature client as a MigrationClient. The stage comes from
 // getStringDetails and the core applies SPEC A7 to it as to any client's answer; a getter that
 // throws makes the answer an exception (A7.2), as any client's throw does. Sampled operations go
-// to client.track('migration_op', context, flat details). LaunchDarkly's provider (getClient())
-// is used through launchDarklyClient, so LaunchDarkly receives its own migration_op events.
+// to client.track('migration_op', context, flat details). LaunchDarkly's provider (getClient();
+// options.provider, else the client's private _provider) is used through launchDarklyClient, so
+// LaunchDarkly receives its own migration_op events.
 import { launchDarklyClient } from './migration.js';
 
 const isObject = (v) => v !== null && typeof v === 'object';
 const int = (v) => (Number.isInteger(v) ? v : typeof v === 'string' && /^-?\d+$/.test(v) ? +v : undefined);
 const num = (v) => (Number.isFinite(v) ? v : undefined);
 
-// key → targetingKey, the other attributes copied (a new object); multi-kind contexts nest.
-function single(c, nested) {
+// Whether `f` holds of a context (of each nested context of a multi-kind one).
+const every = (c, f) => (c.kind === 'multi' ? Object.keys(c).every((k) => k === 'kind' || !isObject(c[k]) || f(c[k])) : f(c));
+// The context with its key attribute renamed `from` → `to` (`key` wins where both are), in new
+// objects; multi-kind contexts nest (without kinds).
+function rename(c, from, to) {
+  const one = (c, nested) => {
+    const out = {};
+    for (const k of Object.keys(c)) if (k !== from && !(nested && k === 'kind')) out[k] = c[k];
+    if (c[from] !== undefined && (from === 'key' || out[to] === undefined)) out[to] = c[from];
+    return out;
+  };
+  if (c.kind !== 'multi') return one(c, false);
   const out = {};
-  for (const k of Object.keys(c)) if (k !== 'key' && !(nested && k === 'kind')) out[k] = c[k];
-  if (c.key !== undefined) out.targetingKey = c.key;
+  for (const k of Object.keys(c)) out[k] = k !== 'kind' && isObject(c[k]) ? one(c[k], true) : c[k];
   return out;
 }
-function evaluationContext(c) {
-  if (!isObject(c)) return {};
-  if (c.kind !== 'multi') return single(c, false);
-  const out = {};
-  for (const k of Object.keys(c)) out[k] = k !== 'kind' && isObject(c[k]) ? single(c[k], true) : c[k];
-  return out;
-}
+// cutover → OpenFeature: key → targetingKey; a context without `key` is already OpenFeature's.
+const evaluationContext = (c) => (!isObject(c) ? {} : every(c, (x) => x.key === undefined) ? c : rename(c, 'key', 'targetingKey'));
+// OpenFeature → LaunchDarkly's own client, which knows only `key`.
+const ldContext = (c) => (!isObject(c) || every(c, (x) => x.targetingKey === undefined) ? c : rename(c, 'targetingKey', 'key'));
 
 function answerOf(d) {
   if (!isObject(d)) return d;
@@ -49,25 +56,32 @@ function details(e) {
 }
 
 /** Adapts an OpenFeature client (`getStringDetails`, optional `track`) as a MigrationClient. */
-export function openFeatureClient(client) {
+export function openFeatureClient(client, options) {
+  const bad = (what, v) => {
+    throw new TypeError(`openFeatureClient: ${what}, ${v === null ? 'got null' : `got ${typeof v}`}`);
+  };
   if (!isObject(client) || typeof client.getStringDetails !== 'function') {
-    throw new TypeError(`openFeatureClient: client must be an OpenFeature client (with getStringDetails), got ${
-      client === null ? 'null' : typeof client}`);
+    bad('client must be an OpenFeature client (with getStringDetails)', client);
   }
+  if (options !== undefined && !isObject(options)) bad('options must be an object', options);
+  const given = options?.provider;
+  if (given !== undefined && !isObject(given)) bad('options.provider must be an OpenFeature provider (an object)', given);
   const adapters = new WeakMap();
-  // The client's provider, read live at each call: LaunchDarkly's exposes its LD client.
+  // The provider: the one given, else the client's private `_provider`, read live at each call.
+  const provider = () => given ?? client._provider;
+  // LaunchDarkly's provider exposes its LD client.
   const ld = () => {
-    const p = client._provider;
+    const p = provider();
     const c = isObject(p) && typeof p.getClient === 'function' ? p.getClient() : undefined;
     if (!isObject(c) || typeof c.migrationVariation !== 'function' || typeof c.trackMigration !== 'function') return;
     if (!adapters.has(c)) adapters.set(c, launchDarklyClient(c));
     return adapters.get(c);
   };
-  const web = () => client._provider?.runsOn === 'client';
+  const web = () => provider()?.runsOn === 'client';
   return Object.freeze({
     migrationVariation(flagKey, context, defaultStage) {
       const l = ld();
-      if (l) return l.migrationVariation(flagKey, context, defaultStage);
+      if (l) return l.migrationVariation(flagKey, ldContext(context), defaultStage);
       // The web SDK evaluates its static context (OpenFeature.setContext): no context per call.
       const d = web() ? client.getStringDetails(flagKey, defaultStage)
         : client.getStringDetails(flagKey, defaultStage, evaluationContext(context));
