@@ -10,26 +10,25 @@ const isObject = (v) => v !== null && typeof v === 'object';
 const int = (v) => (Number.isInteger(v) ? v : typeof v === 'string' && /^-?\d+$/.test(v) ? +v : undefined);
 const num = (v) => (Number.isFinite(v) ? v : undefined);
 
-// Whether `f` holds of a context (of each nested context of a multi-kind one).
-const every = (c, f) => (c.kind === 'multi' ? Object.keys(c).every((k) => k === 'kind' || !isObject(c[k]) || f(c[k])) : f(c));
-// The context with its key attribute renamed `from` → `to` (`key` wins where both are), in new
-// objects; multi-kind contexts nest (without kinds).
-function rename(c, from, to) {
-  const one = (c, nested) => {
-    const out = {};
-    for (const k of Object.keys(c)) if (k !== from && !(nested && k === 'kind')) out[k] = c[k];
-    if (c[from] !== undefined && (from === 'key' || out[to] === undefined)) out[to] = c[from];
-    return out;
-  };
-  if (c.kind !== 'multi') return one(c, false);
+// key → targetingKey, the other attributes copied (a new object); multi-kind contexts nest. An
+// OpenFeature context (no key) keeps its content: targetingKey kept, no key added.
+function single(c, nested) {
   const out = {};
-  for (const k of Object.keys(c)) out[k] = k !== 'kind' && isObject(c[k]) ? one(c[k], true) : c[k];
+  for (const k of Object.keys(c)) if (k !== 'key' && !(nested && k === 'kind')) out[k] = c[k];
+  if (c.key !== undefined) out.targetingKey = c.key;
   return out;
 }
-// cutover → OpenFeature: key → targetingKey; a context without `key` is already OpenFeature's.
-const evaluationContext = (c) => (!isObject(c) ? {} : every(c, (x) => x.key === undefined) ? c : rename(c, 'key', 'targetingKey'));
-// OpenFeature → LaunchDarkly's own client, which knows only `key`.
-const ldContext = (c) => (!isObject(c) || every(c, (x) => x.targetingKey === undefined) ? c : rename(c, 'targetingKey', 'key'));
+function evaluationContext(c) {
+  if (!isObject(c)) return {};
+  if (c.kind !== 'multi') return single(c, false);
+  const out = {};
+  for (const k of Object.keys(c)) out[k] = k !== 'kind' && isObject(c[k]) ? single(c[k], true) : c[k];
+  return out;
+}
+
+// OpenFeature → LaunchDarkly's own client, which knows only `key` (single-kind contexts only: a
+// multi-kind one goes as it is).
+const ldContext = (c) => (isObject(c) && c.key === undefined && c.kind !== 'multi' ? { ...c, key: c.targetingKey } : c);
 
 function answerOf(d) {
   if (!isObject(d)) return d;
@@ -56,16 +55,16 @@ function details(e) {
 }
 
 /** Adapts an OpenFeature client (`getStringDetails`, optional `track`) as a MigrationClient. */
-export function openFeatureClient(client, options) {
-  const bad = (what, v) => {
-    throw new TypeError(`openFeatureClient: ${what}, ${v === null ? 'got null' : `got ${typeof v}`}`);
+export function openFeatureClient(client, options = {}) {
+  const fail = (what, v) => {
+    throw new TypeError(`openFeatureClient: ${what}, got ${v === null ? 'null' : typeof v}`);
   };
   if (!isObject(client) || typeof client.getStringDetails !== 'function') {
-    bad('client must be an OpenFeature client (with getStringDetails)', client);
+    fail('client must be an OpenFeature client (with getStringDetails)', client);
   }
-  if (options !== undefined && !isObject(options)) bad('options must be an object', options);
-  const given = options?.provider;
-  if (given !== undefined && !isObject(given)) bad('options.provider must be an OpenFeature provider (an object)', given);
+  if (!isObject(options)) fail('options must be an object', options);
+  const given = options.provider;
+  if (given !== undefined && !isObject(given)) fail('options.provider must be an object', given);
   const adapters = new WeakMap();
   // The provider: the one given, else the client's private `_provider`, read live at each call.
   const provider = () => given ?? client._provider;

@@ -136,12 +136,14 @@ test("LaunchDarkly's provider: an OpenFeature context reaches LaunchDarkly with 
     const { migrator } = migratorOver(client);
     const user = await migrator.read('mig-ld', { targetingKey: 'u1' }, 'off');
     const org = await migrator.read('mig-ld', { kind: 'org', targetingKey: 'o1', plan: 'pro' }, 'off');
-    const multi = await migrator.read('mig-ld', { kind: 'multi', org: { targetingKey: 'o1' } }, 'off');
     const plain = await migrator.read('mig-ld', { kind: 'org', key: 'o1', plan: 'pro' }, 'off');
-    assert.deepEqual([user.origin, org.origin, multi.origin, plain.origin], ['new', 'old', 'old', 'old']);
-    assert.deepEqual(sent.map((e) => e.evaluation.value), ['live', 'shadow', 'shadow', 'shadow']);
-    assert.deepEqual(sent[1].context, sent[3].context);
-    assert.deepEqual(contextKeys(sent[2].context), { org: 'o1' });
+    const other = await migrator.read('mig-ld', { targetingKey: 'u2' }, 'off');
+    assert.deepEqual([user.origin, org.origin, plain.origin, other.origin], ['new', 'old', 'old', 'old']);
+    assert.deepEqual(sent.map((e) => e.evaluation.value), ['live', 'shadow', 'shadow', 'off']);
+    const { targetingKey, ...asLd } = sent[1].context; // targetingKey stays, as an attribute
+    assert.equal(targetingKey, 'o1');
+    assert.deepEqual(asLd, sent[2].context, 'LaunchDarkly tracks the same context');
+    assert.deepEqual(sent.map((e) => contextKeys(e.context)), [{ user: 'u1' }, { org: 'o1' }, { org: 'o1' }, { user: 'u2' }]);
   } finally {
     ld.trackMigration = original;
     await OpenFeature.close();
@@ -172,8 +174,8 @@ test('openFeatureClient rejects bad options with a TypeError naming the option',
   for (const [options, pattern] of [
     [5, /^openFeatureClient: options must be an object, got number$/],
     [null, /^openFeatureClient: options must be an object, got null$/],
-    [{ provider: 'p' }, /^openFeatureClient: options\.provider must be an OpenFeature provider \(an object\), got string$/],
-    [{ provider: null }, /^openFeatureClient: options\.provider must be .*, got null$/],
+    [{ provider: 'p' }, /^openFeatureClient: options\.provider must be an object, got string$/],
+    [{ provider: null }, /^openFeatureClient: options\.provider must be an object, got null$/],
   ]) {
     assert.throws(() => openFeatureClient(client, options), (e) => e instanceof TypeError && pattern.test(e.message), String(options));
   }
