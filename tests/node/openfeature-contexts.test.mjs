@@ -181,3 +181,16 @@ test('openFeatureClient rejects bad options with a TypeError naming the option',
   }
   assert.equal(typeof openFeatureClient(client, { provider: undefined }).migrationVariation, 'function');
 });
+
+test('targetingKey is read only where key is absent, and no other attribute is read', async () => {
+  const reads = [];
+  const spy = (target) => new Proxy(target, { get: (t, k, r) => (reads.push(String(k)), Reflect.get(t, k, r)) });
+  const { migrator, events } = migratorOver({ migrationVariation: () => 'live' });
+  await migrator.read('mig', spy({ kind: 'user', key: 'u1', targetingKey: 'x', secret: 1 }), 'off');
+  assert.equal(events.length, 1);
+  assert.deepEqual([...new Set(reads)].sort(), ['key', 'kind']);
+  reads.length = 0;
+  await migrator.read('mig', spy({ targetingKey: 'u1', secret: 1 }), 'off');
+  assert.equal(events.length, 2);
+  assert.deepEqual([...new Set(reads)].sort(), ['key', 'kind', 'targetingKey']);
+});
