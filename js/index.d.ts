@@ -26,10 +26,21 @@ export interface LegacyUser {
 }
 
 /**
- * A LaunchDarkly context (single or multi-kind) or a legacy user, typed structurally:
- * LaunchDarkly's `LDContext` is assignable to it without a dependency on LaunchDarkly's types.
+ * An OpenFeature evaluation context: `targetingKey` is its key where `key` is absent, and the kind
+ * is `user` when absent. (Multi-kind ones nest them: `{ kind: 'multi', user: { targetingKey } }`.)
  */
-export type Context = SingleKindContext | MultiKindContext | LegacyUser;
+export interface OpenFeatureContext {
+  kind?: string;
+  targetingKey: string;
+  [attribute: string]: unknown;
+}
+
+/**
+ * A LaunchDarkly context (single or multi-kind), a legacy user or an OpenFeature evaluation
+ * context, typed structurally: LaunchDarkly's `LDContext` is assignable to it without a
+ * dependency on LaunchDarkly's types.
+ */
+export type Context = SingleKindContext | MultiKindContext | LegacyUser | OpenFeatureContext;
 
 export interface Logger {
   debug(...args: unknown[]): void;
@@ -263,12 +274,13 @@ export interface OpenFeatureMigrationDetails {
 /**
  * An OpenFeature client as a MigrationClient: the stage from `getStringDetails` (errors: SPEC A7);
  * `variant` → variation index, `reason`/`errorCode` → reason, `flagMetadata` version/checkRatio/
- * samplingRatio; `key` → `targetingKey`. Sampled operations call `client.track('migration_op',
- * context, OpenFeatureMigrationDetails)`; web SDK: its static context, `track('migration_op', details)`.
- * LaunchDarkly's provider: its LD client, via launchDarklyClient.
+ * samplingRatio; `key` → `targetingKey` (OpenFeature contexts pass as they are). Sampled operations
+ * call `client.track('migration_op', context, OpenFeatureMigrationDetails)`; web SDK: its static
+ * context, `track('migration_op', details)`. LaunchDarkly's provider: its LD client, via
+ * launchDarklyClient. `options.provider`: the client's provider (else its private `_provider`).
  * @example new MigratorBuilder(openFeatureClient(OpenFeature.getClient())).read(rOld, rNew).write(wOld, wNew).build()
  */
-export function openFeatureClient(client: OpenFeatureClientLike): MigrationClient;
+export function openFeatureClient(client: OpenFeatureClientLike, options?: { provider?: object }): MigrationClient;
 
 // ---------------------------------------------------------------------------------------------
 // Big Segments

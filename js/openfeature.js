@@ -1,15 +1,17 @@
 // openFeatureClient(client): an OpenFeature client as a MigrationClient. The stage comes from
 // getStringDetails and the core applies SPEC A7 to it as to any client's answer; a getter that
 // throws makes the answer an exception (A7.2), as any client's throw does. Sampled operations go
-// to client.track('migration_op', context, flat details). LaunchDarkly's provider (getClient())
-// is used through launchDarklyClient, so LaunchDarkly receives its own migration_op events.
+// to client.track('migration_op', context, flat details). LaunchDarkly's provider (getClient();
+// options.provider, else the client's private _provider) is used through launchDarklyClient, so
+// LaunchDarkly receives its own migration_op events.
 import { launchDarklyClient } from './migration.js';
 
 const isObject = (v) => v !== null && typeof v === 'object';
 const int = (v) => (Number.isInteger(v) ? v : typeof v === 'string' && /^-?\d+$/.test(v) ? +v : undefined);
 const num = (v) => (Number.isFinite(v) ? v : undefined);
 
-// key → targetingKey, the other attributes copied (a new object); multi-kind contexts nest.
+// key → targetingKey, the other attributes copied (a new object); multi-kind contexts nest. An
+// OpenFeature context (no key) keeps its content: targetingKey kept, no key added.
 function single(c, nested) {
   const out = {};
   for (const k of Object.keys(c)) if (k !== 'key' && !(nested && k === 'kind')) out[k] = c[k];
@@ -23,6 +25,10 @@ function evaluationContext(c) {
   for (const k of Object.keys(c)) out[k] = k !== 'kind' && isObject(c[k]) ? single(c[k], true) : c[k];
   return out;
 }
+
+// OpenFeature → LaunchDarkly's own client, which knows only `key` (single-kind contexts only: a
+// multi-kind one goes as it is).
+const ldContext = (c) => (isObject(c) && c.key === undefined && c.kind !== 'multi' ? { ...c, key: c.targetingKey } : c);
 
 function answerOf(d) {
   if (!isObject(d)) return d;
@@ -49,25 +55,32 @@ function details(e) {
 }
 
 /** Adapts an OpenFeature client (`getStringDetails`, optional `track`) as a MigrationClient. */
-export function openFeatureClient(client) {
+export function openFeatureClient(client, options = {}) {
+  const fail = (what, v) => {
+    throw new TypeError(`openFeatureClient: ${what}, got ${v === null ? 'null' : typeof v}`);
+  };
   if (!isObject(client) || typeof client.getStringDetails !== 'function') {
-    throw new TypeError(`openFeatureClient: client must be an OpenFeature client (with getStringDetails), got ${
-      client === null ? 'null' : typeof client}`);
+    fail('client must be an OpenFeature client (with getStringDetails)', client);
   }
+  if (!isObject(options)) fail('options must be an object', options);
+  const given = options.provider;
+  if (given !== undefined && !isObject(given)) fail('options.provider must be an object', given);
   const adapters = new WeakMap();
-  // The client's provider, read live at each call: LaunchDarkly's exposes its LD client.
+  // The provider: the one given, else the client's private `_provider`, read live at each call.
+  const provider = () => given ?? client._provider;
+  // LaunchDarkly's provider exposes its LD client.
   const ld = () => {
-    const p = client._provider;
+    const p = provider();
     const c = isObject(p) && typeof p.getClient === 'function' ? p.getClient() : undefined;
     if (!isObject(c) || typeof c.migrationVariation !== 'function' || typeof c.trackMigration !== 'function') return;
     if (!adapters.has(c)) adapters.set(c, launchDarklyClient(c));
     return adapters.get(c);
   };
-  const web = () => client._provider?.runsOn === 'client';
+  const web = () => provider()?.runsOn === 'client';
   return Object.freeze({
     migrationVariation(flagKey, context, defaultStage) {
       const l = ld();
-      if (l) return l.migrationVariation(flagKey, context, defaultStage);
+      if (l) return l.migrationVariation(flagKey, ldContext(context), defaultStage);
       // The web SDK evaluates its static context (OpenFeature.setContext): no context per call.
       const d = web() ? client.getStringDetails(flagKey, defaultStage)
         : client.getStringDetails(flagKey, defaultStage, evaluationContext(context));

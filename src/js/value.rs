@@ -9,7 +9,7 @@ use wasm_bindgen::JsCast;
 
 use crate::error::Error;
 use crate::host::HostValue;
-use crate::migration::context::{ContextFacts, KindFact, NestedFact};
+use crate::migration::context::{ContextFacts, KeyFacts, KindFact, NestedFact};
 
 impl HostValue for JsValue {
     fn describe(&self) -> String {
@@ -31,8 +31,9 @@ impl HostValue for JsValue {
         string_of(self)
     }
 
-    /// Read by the bridge's `contextFacts`: only `kind` and `key` (for a multi-kind context, its
-    /// attribute names and each nested `key`); the caller's object is never copied.
+    /// Read by the bridge's `contextFacts`: only `kind`, `key` and `targetingKey` (for a
+    /// multi-kind context, its attribute names and each nested `key` and `targetingKey`); the
+    /// caller's object is never copied.
     fn context_facts(&self) -> ContextFacts {
         facts_from(&super::bridge::context_facts(self))
     }
@@ -42,21 +43,28 @@ impl HostValue for JsValue {
     }
 }
 
-/// Reads what `contextFacts` (js/bridge.js) returns: undefined for a value that is not an object; a
-/// string for a single-kind context — `a`/`s`/`o` (kind absent, a string, anything else), `1`/`0`
-/// (key is a non-empty string or not), then the kind's text; an array for a multi-kind context —
-/// `[has key, name, fact, name, fact, …]` where a fact is 1 (an object with a good key), 0 (an
-/// object without one) or -1 (not an object).
+/// Key facts from two characters, `key` then `targetingKey`: `1` a non-empty string, `-`
+/// absent (or unread), anything else not a good key.
+fn keys_from(key: Option<char>, targeting_key: Option<char>) -> KeyFacts {
+    let fact = |c: Option<char>| (c != Some('-')).then_some(c == Some('1'));
+    KeyFacts { key: fact(key), targeting_key: fact(targeting_key) }
+}
+
+/// Reads what `contextFacts` (js/context.js) returns: undefined for a value that is not an object;
+/// a string for a single-kind context — `a`/`s`/`o` (kind absent, a string, anything else), the
+/// two key characters of [`keys_from`], then the kind's text; an array for a multi-kind context —
+/// `[has key, name, fact, name, fact, …]` where a fact is the two key characters of a nested
+/// object, or -1 for anything else.
 fn facts_from(value: &JsValue) -> ContextFacts {
     if let Some(text) = value.as_string() {
         let mut chars = text.chars();
-        let (kind, key) = (chars.next(), chars.next());
+        let (kind, keys) = (chars.next(), keys_from(chars.next(), chars.next()));
         let kind = match kind {
             Some('s') => KindFact::Text(chars.as_str().to_string()),
             Some('a') => KindFact::Absent,
             _ => KindFact::Other,
         };
-        return ContextFacts::Single { kind, key_ok: key == Some('1') };
+        return ContextFacts::Single { kind, keys };
     }
     let Some(items) = is_array(value).then(|| array_items(value)).flatten() else {
         return ContextFacts::NotAnObject;
@@ -65,9 +73,12 @@ fn facts_from(value: &JsValue) -> ContextFacts {
     let has_key = items.next().is_some_and(|v| v.is_truthy());
     let mut nested = Vec::new();
     while let (Some(name), Some(fact)) = (items.next(), items.next()) {
-        let fact = match fact.as_f64() {
-            Some(n) if n >= 0.0 => NestedFact::Context { key_ok: n == 1.0 },
-            _ => NestedFact::NotAContext,
+        let fact = match fact.as_string() {
+            Some(text) => {
+                let mut chars = text.chars();
+                NestedFact::Context(keys_from(chars.next(), chars.next()))
+            }
+            None => NestedFact::NotAContext,
         };
         nested.push((name.as_string().unwrap_or_default(), fact));
     }

@@ -4,16 +4,18 @@
 //! `{kind: "multi", <kind>: {key, …}, …}` with at least one nested context. Keys are non-empty
 //! strings; a kind is one or more of `A-Z a-z 0-9 . _ -`, never `kind`, and never `multi` for a
 //! single or nested context.
+//!
+//! OpenFeature's evaluation contexts are accepted too: where `key` is absent, `targetingKey`
+//! (OpenFeature's name for it) is the key, alone or in each nested context.
 
-/// What validation reads of a context, and nothing more: its `kind` and whether its `key` is a
-/// non-empty string; for a multi-kind context, whether it has a `key` and the same of each
-/// nested context. Hosts read these facts from the caller's object without copying it.
+/// What validation reads of a context, and nothing more: its `kind` and its key facts; for a
+/// multi-kind context, whether it has a `key` and the key facts of each nested context. Hosts read these facts from the caller's object without copying it.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ContextFacts {
     /// Not an object (or an array).
     NotAnObject,
     /// A single-kind context or a legacy user.
-    Single { kind: KindFact, key_ok: bool },
+    Single { kind: KindFact, keys: KeyFacts },
     /// `kind: "multi"`: whether it has a `key`, and each other attribute by name.
     Multi { has_key: bool, nested: Vec<(String, NestedFact)> },
 }
@@ -28,11 +30,27 @@ pub enum KindFact {
     Other,
 }
 
+/// A context's `key` and `targetingKey`: which one is its key is decided by [`KeyFacts::ok`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct KeyFacts {
+    /// `None` when `key` is absent (as JSON leaves it out); else whether it is a non-empty string.
+    pub key: Option<bool>,
+    /// The same of `targetingKey`; hosts may leave it `None` (unread) where `key` is present.
+    pub targeting_key: Option<bool>,
+}
+
+impl KeyFacts {
+    /// Whether the context has a good key: `key` when present (it wins), else `targetingKey`.
+    pub fn ok(self) -> bool {
+        self.key.or(self.targeting_key).unwrap_or(false)
+    }
+}
+
 /// One attribute of a multi-kind context.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum NestedFact {
-    /// An object; whether its `key` is a non-empty string.
-    Context { key_ok: bool },
+    /// An object, with its key facts.
+    Context(KeyFacts),
     /// Anything else.
     NotAContext,
 }
@@ -45,7 +63,11 @@ impl ContextFacts {
         let Json::Object(entries) = context else {
             return ContextFacts::NotAnObject;
         };
-        let key_ok = |c: &Json| matches!(c.get("key"), Some(Json::String(key)) if !key.is_empty());
+        let good = |v: Option<&Json>| matches!(v, Some(Json::String(key)) if !key.is_empty());
+        let key_ok = |c: &Json| KeyFacts {
+            key: c.get("key").map(|k| good(Some(k))),
+            targeting_key: c.get("targetingKey").map(|k| good(Some(k))),
+        };
         match context.get("kind") {
             Some(Json::String(kind)) if kind == "multi" => ContextFacts::Multi {
                 has_key: context.get("key").is_some(),
@@ -54,7 +76,7 @@ impl ContextFacts {
                     .filter(|(name, _)| *name != "kind")
                     .map(|(name, value)| {
                         let fact = match value {
-                            Json::Object(_) => NestedFact::Context { key_ok: key_ok(value) },
+                            Json::Object(_) => NestedFact::Context(key_ok(value)),
                             _ => NestedFact::NotAContext,
                         };
                         (name.to_string(), fact)
@@ -67,7 +89,7 @@ impl ContextFacts {
                     Some(Json::String(k)) => KindFact::Text(k.clone()),
                     Some(_) => KindFact::Other,
                 },
-                key_ok: key_ok(context),
+                keys: key_ok(context),
             },
         }
     }
@@ -84,15 +106,15 @@ fn is_valid_kind(kind: &str) -> bool {
 pub fn is_valid(facts: &ContextFacts) -> bool {
     match facts {
         ContextFacts::NotAnObject => false,
-        ContextFacts::Single { kind: KindFact::Absent, key_ok } => *key_ok,
-        ContextFacts::Single { kind: KindFact::Text(kind), key_ok } => is_valid_kind(kind) && *key_ok,
+        ContextFacts::Single { kind: KindFact::Absent, keys } => keys.ok(),
+        ContextFacts::Single { kind: KindFact::Text(kind), keys } => is_valid_kind(kind) && keys.ok(),
         ContextFacts::Single { kind: KindFact::Other, .. } => false,
         ContextFacts::Multi { has_key: true, .. } => false,
         ContextFacts::Multi { has_key: false, nested } => {
             !nested.is_empty()
                 && nested
                     .iter()
-                    .all(|(kind, fact)| is_valid_kind(kind) && *fact == NestedFact::Context { key_ok: true })
+                    .all(|(kind, fact)| is_valid_kind(kind) && matches!(fact, NestedFact::Context(k) if k.ok()))
         }
     }
 }
@@ -121,6 +143,16 @@ mod tests {
     }
 
     #[test]
+    fn accepts_openfeature_contexts_where_key_is_absent() {
+        assert!(valid(json!({"targetingKey": "u1"})));
+        assert!(valid(json!({"kind": "org", "targetingKey": "o1", "name": "N"})));
+        assert!(valid(json!({"kind": "multi", "user": {"targetingKey": "u"}, "org": {"key": "o"}})));
+        // `key` wins when present, whatever targetingKey says.
+        assert!(valid(json!({"key": "u1", "targetingKey": ""})));
+        assert!(!valid(json!({"kind": "org", "targetingKey": "o1", "key": ""})));
+    }
+
+    #[test]
     fn rejects_bad_keys_and_kinds() {
         for bad in [
             json!(null),
@@ -141,6 +173,12 @@ mod tests {
             json!({"kind": "multi", "user": "u"}),
             json!({"kind": "multi", "multi": {"key": "u"}}),
             json!({"kind": "multi", "b@d": {"key": "u"}}),
+            json!({"targetingKey": ""}),
+            json!({"targetingKey": 5}),
+            json!({"key": "", "targetingKey": "u1"}),
+            json!({"key": null, "targetingKey": "u1"}),
+            json!({"kind": "multi", "user": {"targetingKey": ""}}),
+            json!({"kind": "multi", "user": {"key": 1, "targetingKey": "u1"}}),
         ] {
             assert!(!valid(bad.clone()), "{bad}");
         }

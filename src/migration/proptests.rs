@@ -231,15 +231,15 @@ fn key_value() -> BoxedStrategy<Value> {
     .boxed()
 }
 
-/// A single (or legacy) context, with random kind, key and attributes.
+/// A single (or legacy) context, with random kind, key, OpenFeature targetingKey and attributes.
 fn single_context() -> BoxedStrategy<Map<String, Value>> {
     (
         prop::option::weighted(0.8, prop_oneof![5 => kind_name().prop_map(Value::String), 1 => scalar_json()]),
-        prop::option::weighted(0.9, key_value()),
+        (prop::option::weighted(0.7, key_value()), prop::option::weighted(0.4, key_value())),
         prop::collection::vec((attribute_name(), arb_json()), 0..3),
         prop::option::of(Just(json!({"privateAttributes": ["name"]}))),
     )
-        .prop_map(|(kind, key, attributes, meta)| {
+        .prop_map(|(kind, (key, targeting_key), attributes, meta)| {
             let mut context: Map<String, Value> = attributes.into_iter().collect();
             if let Some(meta) = meta {
                 context.insert("_meta".into(), meta);
@@ -249,6 +249,9 @@ fn single_context() -> BoxedStrategy<Map<String, Value>> {
             }
             if let Some(key) = key {
                 context.insert("key".into(), key);
+            }
+            if let Some(key) = targeting_key {
+                context.insert("targetingKey".into(), key);
             }
             context
         })
@@ -319,7 +322,9 @@ fn model_valid_context(context: &Value) -> bool {
         !kind.is_empty() && charset_ok && kind != "kind" && (allow_multi || kind != "multi")
     }
     fn key_ok(context: &Map<String, Value>) -> bool {
-        context.get("key").and_then(Value::as_str).is_some_and(|k| !k.is_empty())
+        // `key` when present, else OpenFeature's `targetingKey`.
+        let key = context.get("key").or_else(|| context.get("targetingKey"));
+        key.and_then(Value::as_str).is_some_and(|k| !k.is_empty())
     }
     let Some(top) = context.as_object() else {
         return false;
