@@ -189,8 +189,9 @@ mod bench {
     use wasm_bindgen::prelude::*;
 
     use super::event_object;
-    use crate::migration::event::MigrationOpEvent;
+    use crate::migration::event::{EvaluationDetail, MigrationOpEvent};
     use crate::migration::op_tracker::Evaluation;
+    use crate::migration::reason::Reason;
     use crate::migration::{OpTracker, Operation, Origin, Stage};
 
     struct Preserved<'a>(&'a JsValue);
@@ -222,7 +223,17 @@ mod bench {
             creation_date: event.creation_date,
             operation: event.operation,
             context: Preserved(&event.context),
-            evaluation: event.evaluation.clone(),
+            evaluation: EvaluationDetail {
+                key: event.evaluation.key.clone(),
+                value: event.evaluation.value,
+                default: event.evaluation.default,
+                reason: event.evaluation.reason.as_ref().map(|r| match r {
+                    Reason::Given(v) => Reason::Given(Preserved(v)),
+                    Reason::Error(kind) => Reason::Error(*kind),
+                }),
+                variation: event.evaluation.variation,
+                version: event.evaluation.version,
+            },
             sampling_ratio: event.sampling_ratio,
             measurements: event.measurements.clone(),
         };

@@ -101,14 +101,14 @@ test('chromium: cutover/web with explicit await init()', { skip, timeout: 20_000
 });
 
 test('chromium: esbuild bundle of cutover/web (target es2020, wasm served beside the bundle)', { skip, timeout: 20_000 }, async () => {
-  assert.deepEqual(await bundle('bundle-web', 'es2020'), ['dist/cutover.web.mjs', 'dist/lib/esm/glue.js', 'dist/lib/esm/web.js']);
+  assert.deepEqual(await bundle('bundle-web', 'es2020'), ['dist/cutover.web.mjs', 'dist/lib/esm/web.js']);
   const r = await report('/pages/bundle.html?entry=bundle-web');
   assertSmoke(r, { runtime: 'chromium (esbuild cutover/web)' });
   assert.ok(server.served.includes('/bundle/cutover_bg.wasm'));
 });
 
 test("chromium: esbuild bundle of 'cutover' picks the browser condition", { skip, timeout: 20_000 }, async () => {
-  assert.deepEqual(await bundle('bundle-default', 'es2022'), ['dist/cutover.browser.mjs', 'dist/cutover.web.mjs', 'dist/lib/esm/glue.js', 'dist/lib/esm/web.js']);
+  assert.deepEqual(await bundle('bundle-default', 'es2022'), ['dist/cutover.browser.mjs', 'dist/cutover.web.mjs', 'dist/lib/esm/web.js']);
   const r = await report('/pages/bundle.html?entry=bundle-default');
   assertSmoke(r, { runtime: "chromium (esbuild 'cutover')" });
 });

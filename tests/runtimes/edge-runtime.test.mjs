@@ -69,7 +69,7 @@ function runtime() {
 
 test('edge-runtime: the bundle resolved the edge-light entry and takes the wasm as a module binding', { skip }, () => {
   const pkg = bundle.inputs.filter((p) => p.startsWith('node_modules/cutover/')).map((p) => relative('node_modules/cutover', p)).sort();
-  assert.deepEqual(pkg, ['dist/cutover.edge-light.mjs', 'dist/cutover.web.mjs', 'dist/lib/esm/glue.js', 'dist/lib/esm/web.js']);
+  assert.deepEqual(pkg, ['dist/cutover.edge-light.mjs', 'dist/cutover.web.mjs', 'dist/lib/esm/web.js']);
   assert.deepEqual(bundle.wasmFiles.map((f) => relative(join(TESTS_DIR, 'node_modules/cutover'), f)), ['dist/cutover_bg.wasm']);
 });
 
