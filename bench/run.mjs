@@ -21,6 +21,7 @@ const SCENARIOS = [
   'dualwrite-write',
   'live-write',
   'shadow-read-parallel-fixedstage',
+  'shadow-read-parallel-fixedstage-otel',
   'own-events-read',
   'context-size',
   'raw-promise-all',

@@ -8,7 +8,7 @@ use std::rc::Rc;
 use js_sys::Object;
 use wasm_bindgen::prelude::*;
 
-use super::value::{array_items, get, method};
+use super::value::{array_items, method};
 use crate::host::{HostValue, Logger};
 use crate::metrics::{Attributes, Instrument, InstrumentKind, MetricSink};
 
@@ -85,12 +85,4 @@ impl MetricSink for JsMeterSink {
             }
         }
     }
-}
-
-/// `error.type` of a failure: the thrown value's string `name` (an Error's class name).
-pub fn error_name(value: &JsValue) -> Option<String> {
-    if !value.is_object() {
-        return None;
-    }
-    get(value, "name").as_string()
 }

@@ -38,8 +38,12 @@ impl HostValue for JsValue {
         facts_from(&super::bridge::context_facts(self))
     }
 
+    /// `error.type` of a failure: the thrown value's string `name` (an Error's class name).
     fn error_name(&self) -> Option<String> {
-        super::meter::error_name(self)
+        if !self.is_object() {
+            return None;
+        }
+        get(self, "name").as_string()
     }
 }
 
