@@ -94,6 +94,15 @@ export async function soak(cutover, memoryHook, opts = {}) {
   if (!(memory instanceof WebAssembly.Memory)) throw new Error('soak: no WebAssembly.Memory found (hookWasmMemory before loading cutover)');
   const ctx = { memory, concurrency, sampleEvery, log };
 
+  // Every measurement summed by instrument name: the soak runs with metrics on (an
+  // OpenTelemetry-shaped meter), so their attribute objects and calls are in what is measured.
+  const sums = new Map();
+  const instrument = (name) => {
+    const add = (value) => sums.set(name, (sums.get(name) ?? 0) + value);
+    return { add, record: () => add(1), addCallback() {}, removeCallback() {} };
+  };
+  const meter = { createCounter: instrument, createHistogram: instrument, createObservableGauge: instrument };
+
   // Migration reads: shadow, parallel, with a comparison, every event to a counting client.
   let events = 0;
   let consistent = 0;
@@ -115,6 +124,7 @@ export async function soak(cutover, memoryHook, opts = {}) {
       () => 1,
       () => 1,
     )
+    .meter(meter)
     .build();
   const contexts = Array.from({ length: 1000 }, (_, i) => ({ kind: 'user', key: `user-${i}` }));
   const payloads = Array.from({ length: 1000 }, (_, i) => ({ n: i }));
@@ -131,6 +141,8 @@ export async function soak(cutover, memoryHook, opts = {}) {
     consistentEvents: consistent,
     statsCount: stats.read.count,
     statsConsistent: stats.read.consistency.consistent,
+    meteredOperations: sums.get('cutover.migration.operations'),
+    meteredOriginCalls: sums.get('cutover.migration.origin.duration'),
   };
 
   // Big Segment lookups: 1000-context cache; 80% from a hot set of 500 keys (cache hits),
@@ -144,7 +156,7 @@ export async function soak(cutover, memoryHook, opts = {}) {
       return hash.charCodeAt(0) % 2 === 0 ? { 'seg.g1': true, 'other.g2': false } : null;
     },
   };
-  const manager = new cutover.BigSegmentStoreManager({ store, contextCacheSize: 1000, logger: silent });
+  const manager = new cutover.BigSegmentStoreManager({ store, contextCacheSize: 1000, logger: silent, meter });
   const hot = Array.from({ length: 500 }, (_, i) => `hot-${i}`);
   const cold = Array.from({ length: 200_000 }, (_, i) => `cold-${i}`);
   let bad = 0;
@@ -171,6 +183,9 @@ export async function soak(cutover, memoryHook, opts = {}) {
     cacheHits: counters.cacheHits,
     cacheMisses: counters.cacheMisses,
     lookups: counters.lookups,
+    meteredLookups: sums.get('cutover.big_segments.lookups'),
+    meteredStoreQueries: sums.get('cutover.big_segments.store_queries'),
+    membershipQueries: counters.membershipQueries,
   };
   await manager.close();
 
@@ -201,8 +216,12 @@ export async function soak(cutover, memoryHook, opts = {}) {
     migration.checks.events === reads &&
     migration.checks.statsCount === reads &&
     migration.checks.statsConsistent === reads &&
+    migration.checks.meteredOperations === reads &&
+    migration.checks.meteredOriginCalls === 2 * reads &&
     segments.checks.badResults === 0 &&
-    segments.checks.lookups === lookups;
+    segments.checks.lookups === lookups &&
+    segments.checks.meteredLookups === lookups &&
+    segments.checks.meteredStoreQueries === segments.checks.membershipQueries;
   if (!checksOk) lines.push('functional checks FAILED (see checks above)');
   return { migration, segments, pass: pass && checksOk, lines };
 }
