@@ -14,7 +14,9 @@ if (!prop || !text) {
   process.exit(2);
 }
 const input = (0, eval)(`(${text})`); // the printed recipe is a JavaScript literal
-const state = makeState(moduleLoader(createRequire(import.meta.url)), { tame: process.argv.includes('--tame') });
+const loader = moduleLoader(createRequire(import.meta.url));
+process.on('exit', () => loader.dispose());
+const state = makeState(loader, { tame: process.argv.includes('--tame') });
 const restore = muteConsole();
 const failure = await executeCase(prop, input, state);
 restore();

@@ -26,6 +26,7 @@ const tame = argv.includes('--tame'); // leave out the known bug families' input
 
 const require = createRequire(import.meta.url);
 const loader = moduleLoader(require);
+process.on('exit', () => loader.dispose());
 await canary(loader.current);
 
 const state = makeState(loader, { tame });

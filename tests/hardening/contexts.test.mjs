@@ -20,6 +20,7 @@ const SEED = Number(process.env.CUTOVER_FUZZ_SEED ?? 20261130);
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
 const loader = moduleLoader(createRequire(import.meta.url));
+test.after(() => loader.dispose());
 const state = makeState(loader);
 let restoreConsole;
 test.before(async () => {

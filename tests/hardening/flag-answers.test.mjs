@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { moduleLoader, watchProcess } from './helpers/harness.mjs';
 
 const loader = moduleLoader(createRequire(import.meta.url));
+test.after(() => loader.dispose());
 const watch = watchProcess();
 test.after(() => watch.dispose());
 const CTX = Object.freeze({ kind: 'user', key: 'u1' });

@@ -13,6 +13,7 @@ const CASES = Number(process.env.CUTOVER_FUZZ_CASES ?? 2500);
 const SEED = Number(process.env.CUTOVER_FUZZ_SEED ?? 20261130);
 
 const loader = moduleLoader(createRequire(import.meta.url));
+test.after(() => loader.dispose());
 const state = makeState(loader);
 let restoreConsole;
 test.before(async () => {

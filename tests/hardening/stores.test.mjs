@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { isA, moduleLoader, sleep, watchProcess } from './helpers/harness.mjs';
 
 const loader = moduleLoader(createRequire(import.meta.url));
+test.after(() => loader.dispose());
 const fresh = () => loader.fresh();
 const watch = watchProcess();
 test.after(() => watch.dispose());

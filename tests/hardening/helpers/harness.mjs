@@ -15,6 +15,8 @@
 import fc from 'fast-check';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 
 import { makeEnv, safeString } from './hostile.mjs';
 
@@ -96,14 +98,16 @@ export function watchProcess() {
 /**
  * Loads cutover through `requireFn` (the caller's `createRequire(import.meta.url)`, so the
  * caller's resolution applies: tests/ → the packed build, fuzz/ → the repo's dist). `fresh()`
- * evicts the package's files from the require cache and loads it again: a new wasm instance,
- * for after a trap. The CommonJS build carries the same wasm and facade as the ESM one.
+ * loads a copy of the package's dist/ from a new directory: a new module and a new wasm
+ * instance, for after a trap. (`require()` loads cutover's ES module body, which Node caches by
+ * URL outside `require.cache`, so evicting cache entries would hand back the same instance.)
  */
 export function moduleLoader(requireFn) {
   const entry = requireFn.resolve('cutover');
   const dir = path.dirname(entry);
   let current = requireFn('cutover');
   let loads = 1;
+  let copies;
   return {
     entry,
     get current() {
@@ -113,10 +117,17 @@ export function moduleLoader(requireFn) {
       return loads;
     },
     fresh() {
-      for (const key of Object.keys(requireFn.cache)) if (key.startsWith(dir + path.sep)) delete requireFn.cache[key];
-      current = requireFn('cutover');
+      copies ??= mkdtempSync(path.join(tmpdir(), 'cutover-fresh-'));
+      const copy = path.join(copies, String(loads));
+      cpSync(dir, copy, { recursive: true });
+      current = requireFn(path.join(copy, path.basename(entry)));
       loads++;
       return current;
+    },
+    /** Removes the copies fresh() made. */
+    dispose() {
+      if (copies !== undefined) rmSync(copies, { recursive: true, force: true });
+      copies = undefined;
     },
   };
 }
