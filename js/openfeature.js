@@ -26,9 +26,16 @@ function evaluationContext(c) {
   return out;
 }
 
-// OpenFeature → LaunchDarkly's own client, which knows only `key` (single-kind contexts only: a
-// multi-kind one goes as it is).
-const ldContext = (c) => (isObject(c) && c.key === undefined && c.kind !== 'multi' ? { ...c, key: c.targetingKey } : c);
+// OpenFeature → LaunchDarkly's own client, which knows only `key`: a context (or a multi-kind
+// context's nested one) with a targetingKey and no key gets `key` (a shallow copy; others pass as
+// they are).
+const withKey = (c) => (isObject(c) && c.key === undefined && c.targetingKey !== undefined ? { ...c, key: c.targetingKey } : c);
+function ldContext(c) {
+  if (!isObject(c) || c.kind !== 'multi') return withKey(c);
+  const out = {};
+  for (const k of Object.keys(c)) out[k] = k === 'kind' ? c[k] : withKey(c[k]);
+  return out;
+}
 
 function answerOf(d) {
   if (!isObject(d)) return d;

@@ -138,12 +138,14 @@ test("LaunchDarkly's provider: an OpenFeature context reaches LaunchDarkly with 
     const org = await migrator.read('mig-ld', { kind: 'org', targetingKey: 'o1', plan: 'pro' }, 'off');
     const plain = await migrator.read('mig-ld', { kind: 'org', key: 'o1', plan: 'pro' }, 'off');
     const other = await migrator.read('mig-ld', { targetingKey: 'u2' }, 'off');
-    assert.deepEqual([user.origin, org.origin, plain.origin, other.origin], ['new', 'old', 'old', 'old']);
-    assert.deepEqual(sent.map((e) => e.evaluation.value), ['live', 'shadow', 'shadow', 'off']);
+    const multi = await migrator.read('mig-ld', { kind: 'multi', org: { targetingKey: 'o1' }, device: { targetingKey: 'd1' } }, 'off');
+    assert.deepEqual([user.origin, org.origin, plain.origin, other.origin, multi.origin], ['new', 'old', 'old', 'old', 'old']);
+    assert.deepEqual(sent.map((e) => e.evaluation.value), ['live', 'shadow', 'shadow', 'off', 'shadow']);
     const { targetingKey, ...asLd } = sent[1].context; // targetingKey stays, as an attribute
     assert.equal(targetingKey, 'o1');
     assert.deepEqual(asLd, sent[2].context, 'LaunchDarkly tracks the same context');
-    assert.deepEqual(sent.map((e) => contextKeys(e.context)), [{ user: 'u1' }, { org: 'o1' }, { org: 'o1' }, { user: 'u2' }]);
+    assert.deepEqual(sent.map((e) => contextKeys(e.context)), [{ user: 'u1' }, { org: 'o1' }, { org: 'o1' }, { user: 'u2' }, { org: 'o1', device: 'd1' }]);
+    assert.equal(sent[4].context.org.key, 'o1', "a multi-kind context's nested contexts reach LaunchDarkly with key");
   } finally {
     ld.trackMigration = original;
     await OpenFeature.close();
