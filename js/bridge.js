@@ -175,6 +175,16 @@ export function bridge() {
       keptEvent = undefined;
       return event;
     },
+    recordMetric(instrument, histogram, value, attributes) {
+      try {
+        if (histogram) instrument.record(value, attributes);
+        else instrument.add(value, attributes);
+        return false;
+      } catch (error) {
+        thrown = error;
+        return true;
+      }
+    },
     takeError() {
       const error = thrown;
       thrown = undefined;

@@ -8,7 +8,8 @@ use std::rc::Rc;
 use js_sys::Object;
 use wasm_bindgen::prelude::*;
 
-use super::value::{array_items, method};
+use super::bridge::{self, Bridge};
+use super::value::array_items;
 use crate::host::{HostValue, Logger};
 use crate::metrics::{Attributes, Instrument, InstrumentKind, MetricSink};
 
@@ -17,6 +18,17 @@ use crate::metrics::{Attributes, Instrument, InstrumentKind, MetricSink};
 #[wasm_bindgen(js_name = instrumentTables)]
 pub fn instrument_tables() -> String {
     crate::metrics::instrument::TABLES_JSON.to_owned()
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// `instrument.record(value, attributes)` (a histogram) or `instrument.add(value,
+    /// attributes)`, the method looked up now; true when it threw or is missing (the error kept
+    /// for `takeError`). One plain call per measurement, where `Reflect.get` then `call2` made
+    /// three: a fixed-stage shadow read's four measurements into no-op instruments cost 0.37 µs
+    /// against 1.28 µs (Node 20.20).
+    #[wasm_bindgen(method, js_name = recordMetric)]
+    fn record_metric(this: &Bridge, instrument: &JsValue, histogram: bool, value: f64, attributes: &JsValue) -> bool;
 }
 
 /// Attribute objects kept for reuse, at most this many (then the cache starts over): one per
@@ -71,18 +83,15 @@ impl MetricSink for JsMeterSink {
         let Some(target) = self.instruments.get(instrument.slot()) else {
             return;
         };
-        let name = if instrument.kind() == InstrumentKind::Histogram { "record" } else { "add" };
+        let histogram = instrument.kind() == InstrumentKind::Histogram;
         let attributes = self.attributes_of(attributes);
-        let outcome = match method(target, name) {
-            Some(f) => f.call2(target, &JsValue::from_f64(value), &attributes).map(drop),
-            None => Err(JsValue::from_str("not a function")),
-        };
+        let failed = bridge::with(|b| b.record_metric(target, histogram, value, &attributes)).unwrap_or(false);
         // A metrics pipeline that fails must not fail the operation; it is reported once.
-        if let Err(error) = outcome {
-            if !self.warned.replace(true) {
-                let message = format!("meter: {} {name}() failed: {}", instrument.name(), error.describe());
-                self.logger.log(crate::host::Level::Warn, &message);
-            }
+        if failed && !self.warned.replace(true) {
+            let name = if histogram { "record" } else { "add" };
+            let error = bridge::take_error().describe();
+            let message = format!("meter: {} {name}() failed: {error}", instrument.name());
+            self.logger.log(crate::host::Level::Warn, &message);
         }
     }
 }
