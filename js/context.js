@@ -12,6 +12,10 @@ const keys = (c) => {
   return kept(key) ? good(key) + '-' : '-' + good(read(c, 'targetingKey'));
 };
 
+/**
+ * @param {unknown} context
+ * @returns {unknown}
+ */
 export function contextFacts(context) {
   if (!isObject(context) || isArray(context)) return undefined;
   const kind = read(context, 'kind');

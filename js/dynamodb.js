@@ -2,7 +2,6 @@
 // and the host adapter for the AWS SDK for JavaScript v3. cutover never imports the SDK: the
 // caller passes its client and its GetItemCommand class.
 import * as wasm from './wasm/cutover.js';
-import { bridge } from './bridge.js';
 import { nativeStore } from './segments.js';
 import { describe } from './util.js';
 
@@ -11,7 +10,6 @@ import { describe } from './util.js';
  * GetItem per membership query and per metadata read, through `host.getItem(input)`.
  */
 export function dynamoDbBigSegmentStore(host, storeOptions) {
-  bridge();
   const inner = new wasm.WasmDynamoDbStore(host, storeOptions);
   const store = Object.freeze({
     getMetadata: () => inner.getMetadata(),

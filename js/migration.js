@@ -1,7 +1,7 @@
 // Migrations: the builder, the migrator, the tracker and the flag-client adapters.
 import * as wasm from './wasm/cutover.js';
-import { bridge } from './bridge.js';
-import { HINT_NOT_A_STAGE, HINT_SAME_KEY, HINT_SIGNAL, HINT_WRITE, stageIndex as stageIndexOf } from './bridge-calls.js';
+import { Hint } from './wasm/cutover.js';
+import { stage } from './bridge/answers.js';
 import { instrumentsOf, MIGRATION } from './metrics.js';
 import { describe, INNER, OLD_FIRST, read } from './util.js';
 
@@ -40,14 +40,14 @@ function signalOf(opts) {
   return signal;
 }
 
-// What the wasm need not ask about an operation's arguments (src/js/migrator.rs, HINT_*): the
-// default stage's index, whether the flag key is the very string the previous operation
+// What the wasm need not ask about an operation's arguments (`Hint`, src/js/codes.rs): the
+// default stage's code, whether the flag key is the very string the previous operation
 // passed, and whether there is a signal.
 let lastFlagKey;
 function hints(flagKey, defaultStage, signal) {
-  const same = typeof flagKey === 'string' && flagKey === lastFlagKey ? HINT_SAME_KEY : 0;
+  const same = typeof flagKey === 'string' && flagKey === lastFlagKey ? Hint.SameKey : 0;
   if (typeof flagKey === 'string') lastFlagKey = flagKey;
-  return (stageIndexOf.get(defaultStage) ?? HINT_NOT_A_STAGE) | same | (signal === undefined ? 0 : HINT_SIGNAL);
+  return stage(defaultStage) | same | (signal === undefined ? 0 : Hint.Signal);
 }
 
 /** An operation's caller side, handed to the wasm as one argument (src/js/migrator.rs, run). */
@@ -69,7 +69,7 @@ class Migrator {
     return this.#run(0, flagKey, context, defaultStage, payload, options);
   }
   write(flagKey, context, defaultStage, payload, options) {
-    return this.#run(HINT_WRITE, flagKey, context, defaultStage, payload, options);
+    return this.#run(Hint.Write, flagKey, context, defaultStage, payload, options);
   }
   #run(operation, flagKey, context, defaultStage, payload, options) {
     return new Promise((resolve, reject) => {
@@ -90,7 +90,6 @@ export class MigratorBuilder {
   #inner;
   constructor(client, builderOptions) {
     const { logger } = options(builderOptions, 'options');
-    bridge();
     this.#inner = new wasm.WasmMigratorBuilder(client, logger, launchDarklyAdapters.has(client));
   }
   readExecutionOrder(order) {
@@ -140,7 +139,6 @@ export class MigratorBuilder {
 export class OpTracker {
   #inner;
   constructor(flagKey, context, evaluation, defaultStage) {
-    bridge();
     this.#inner = flagKey === INNER ? context : new wasm.WasmOpTracker(flagKey, context, evaluation, defaultStage);
   }
   operation(op) {
@@ -170,7 +168,6 @@ export class OpTracker {
 
 /** Evaluates a migration flag: the stage to run and a tracker for the operation. */
 export async function migrationVariation(client, flagKey, context, defaultStage) {
-  bridge();
   const result = await new Promise((resolve, reject) =>
     wasm.migrationVariation(client, flagKey, context, defaultStage, resolve, reject),
   );

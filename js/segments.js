@@ -1,7 +1,6 @@
 // Big Segments: the store manager, its status provider and the Redis store.
 import * as wasm from './wasm/cutover.js';
-import { bridge } from './bridge.js';
-import { now } from './bridge-calls.js';
+import { now } from './bridge/waiting.js';
 import { BIG_SEGMENTS, instrumentsOf } from './metrics.js';
 import { INNER, read } from './util.js';
 
@@ -61,7 +60,6 @@ export class BigSegmentStoreManager {
   #lastKey;
   #unobserve;
   constructor(managerOptions) {
-    bridge();
     const store = managerOptions !== null && typeof managerOptions === 'object' ? read(managerOptions, 'store') : undefined;
     const offer = store !== null && typeof store === 'object' ? nativeStores.get(store) : undefined;
     if (offer !== undefined) offer();
@@ -127,7 +125,6 @@ export function bigSegmentRef(segmentKey, generation) {
 
 /** A Big Segment store over Redis in the Relay Proxy's schema, through any Redis client. */
 export function redisBigSegmentStore(host, storeOptions) {
-  bridge();
   const inner = new wasm.WasmRedisStore(host, storeOptions);
   const store = Object.freeze({
     getMetadata: () => inner.getMetadata(),

@@ -47,6 +47,14 @@ const glueBuild = await build({
   mangleProps: exactly(Object.keys(mangleCache)),
   mangleQuoted: true,
   mangleCache,
+  // The bridge the wasm imports (src/js/bridge.rs) is the facade's own module: left to the body
+  // build, so that it is bundled once, with the facade.
+  plugins: [{
+    name: 'bridge-outside-glue',
+    setup(b) {
+      b.onResolve({ filter: /^\.\.\/bridge\.js$/ }, (args) => ({ path: args.path, external: true }));
+    },
+  }],
 });
 const renamed = Object.entries(glueBuild.mangleCache).filter(([from, to]) => mangleCache[from] !== to);
 if (renamed.length > 0) throw new Error(`bundle: esbuild renamed wasm names outside wasm-opt's map: ${renamed}`);
@@ -66,7 +74,7 @@ const body = await build({
     name: 'minified-glue',
     setup(b) {
       b.onResolve({ filter: GLUE }, () => ({ path: 'glue.js', namespace: 'minified-glue' }));
-      b.onLoad({ filter: /.*/, namespace: 'minified-glue' }, () => ({ contents: glue.text, loader: 'js' }));
+      b.onLoad({ filter: /.*/, namespace: 'minified-glue' }, () => ({ contents: glue.text, loader: 'js', resolveDir: js('wasm') }));
     },
   }],
 });

@@ -1,130 +1,148 @@
-//! The facade's bridge: a few plain JavaScript functions that the bindings call on hot paths.
+//! The bridge: the plain JavaScript functions the bindings call on hot paths, imported from the
+//! facade's js/bridge.js (its `bridge` namespace: the functions of js/bridge/functions.js). Their
+//! TypeScript declaration is bridge.d.mts beside this file: `tsc -p js` checks the functions against it, and tests/node/bridge-signatures.test.mjs checks it against
+//! this block (names, argument counts and types), so a dropped or added argument fails.
 //!
-//! wasm-bindgen wraps every import that may throw in an exception handler (`catch` imports
-//! allocate an arguments list and a closure per call). These functions cannot throw (the facade
-//! defines them so), so they are imported without one: reading the clock, awaiting a promise,
-//! reading a flag client's answer, calling a tracker method, and building result objects each
-//! cost one plain call. Until the facade installs the bridge, callers use their general fallback.
-
-use std::cell::RefCell;
+//! None of them may throw (the facade defines them so): wasm-bindgen's `catch` imports
+//! allocate an arguments list and a closure per call, and these are imported without one.
+//! Numbers with a meaning are the enums of codes.rs; data wider than six arguments goes in the
+//! record (record.rs).
+//!
+//! One value is handed over outside a signature, named in each signature that sets it: a
+//! caller's method that threw leaves the thrown value for `takeThrown()`, and the call answers
+//! `Call::Threw` (or `Answer::Threw`, `Check::Threw`). Returning the value itself would cost a
+//! presence check per call, a crossing of its own: a shadow read through LaunchDarkly's client
+//! would go from 12 crossings to 18. Likewise `createEvent` holds the tracker's event for the
+//! `sendHeldEvent` that the core makes right after it, with no JavaScript in between.
 
 use wasm_bindgen::prelude::*;
 
-#[wasm_bindgen]
+#[wasm_bindgen(raw_module = "../bridge.js", js_namespace = bridge)]
 extern "C" {
-    /// The object `bridge()` in js/bridge.js installs.
-    pub type Bridge;
+    /// Called once when the wasm starts, with the names the facade maps codes to.
+    pub fn started(stages: js_sys::Array, origins: js_sys::Array, operations: js_sys::Array, methods: js_sys::Array);
 
     /// `performance.now()` (or `Date.now()` where there is no `performance`).
-    #[wasm_bindgen(method)]
-    fn now(this: &Bridge) -> f64;
+    pub fn now() -> f64;
 
-    /// When `value` is a promise or a thenable: reports its settlement to
-    /// `settlePromise(id, ok, value)` and returns true. Otherwise (also when reading its `then`
-    /// throws) returns false: the value is the result as it is. Never throws.
-    #[wasm_bindgen(method, js_name = awaitValue)]
-    fn await_value(this: &Bridge, value: &JsValue, id: u32) -> bool;
+    /// The value a caller's method threw, left by the last call that answered `Threw`.
+    #[wasm_bindgen(js_name = takeThrown)]
+    pub fn take_thrown() -> JsValue;
 
-    /// The error the last failed `call` threw.
-    #[wasm_bindgen(method, js_name = takeError)]
-    fn take_error(this: &Bridge) -> JsValue;
+    /// When `value` is a promise or thenable: reports its settlement to `deliver(id, …)` and
+    /// returns true. Otherwise (also when reading its `then` throws) false.
+    #[wasm_bindgen(js_name = awaitValue)]
+    pub fn await_value(value: &JsValue, id: u32) -> bool;
 
-    /// `setTimeout` that reports to `settlePromise(id, true, undefined)` after `ms`, unref'd when
-    /// asked (where the host's timers have `unref`); returns the handle (undefined if the host
-    /// refused to start a timer: then it never fires).
-    #[wasm_bindgen(method, js_name = startTimer)]
-    fn start_timer(this: &Bridge, ms: i32, id: u32, unref: bool) -> JsValue;
+    /// `setTimeout` that reports `deliver(id, true, undefined)` after `ms`, unref'd when asked;
+    /// the handle, or undefined if the host refused (then it never fires).
+    #[wasm_bindgen(js_name = startTimer)]
+    pub fn start_timer(ms: i32, id: u32, unref: bool) -> JsValue;
 
     /// `clearTimeout(handle)`.
-    #[wasm_bindgen(method, js_name = stopTimer)]
-    fn stop_timer(this: &Bridge, handle: &JsValue);
+    #[wasm_bindgen(js_name = stopTimer)]
+    pub fn stop_timer(handle: &JsValue);
 
-    /// Relays `signal`'s abort event to `settlePromise(id, true, reason)` through a promise
-    /// whose reaction is registered now (so it runs in the current async context); returns the
-    /// listener for `offAbort`, or undefined when the signal refuses listeners.
-    #[wasm_bindgen(method, js_name = onAbort)]
-    fn on_abort(this: &Bridge, signal: &JsValue, id: u32) -> JsValue;
+    /// Relays `signal`'s abort to `deliver(id, true, reason)` through a promise whose reaction is
+    /// registered now (so it runs in the current async context); the listener for `offAbort`,
+    /// or undefined when the signal refuses listeners.
+    #[wasm_bindgen(js_name = onAbort)]
+    pub fn on_abort(signal: &JsValue, id: u32) -> JsValue;
 
-    /// Removes a listener `onAbort` added; true when it had already fired (its report is on
-    /// the way).
-    #[wasm_bindgen(method, js_name = offAbort)]
-    fn off_abort(this: &Bridge, signal: &JsValue, listener: &JsValue) -> bool;
+    /// Removes a listener `onAbort` added; true when it had already fired (its report is on the way).
+    #[wasm_bindgen(js_name = offAbort)]
+    pub fn off_abort(signal: &JsValue, listener: &JsValue) -> bool;
 
-    /// The facts about a context that validation needs (see `context_facts` in value.rs for the
-    /// layout); nothing else of the context is read.
-    #[wasm_bindgen(method, js_name = contextFacts)]
-    fn context_facts(this: &Bridge, context: &JsValue) -> JsValue;
+    /// What validation reads of a context (`facts_from` in context_facts.rs reads the layout).
+    #[wasm_bindgen(js_name = contextFacts)]
+    pub fn context_facts(context: &JsValue) -> JsValue;
+
+    /// The `Answer` stage code of a value that is exactly a stage name, else `Answer::NotAStage`.
+    pub fn stage(value: &JsValue) -> u32;
+
+    /// `client.migrationVariation(flagKey, context, defaultStage)`, looked up now, classified as
+    /// an `Answer` (an object's fields handed to `answerFields(id, …)` first; a promise is
+    /// `Pending`, its code reported later to slot `id`), `| Answer::TakesEvents` when the client
+    /// has `trackMigrationOp`.
+    #[wasm_bindgen(js_name = askClient)]
+    pub fn ask_client(client: &JsValue, flag_key: &JsValue, context: &JsValue, default: &JsValue, id: u32) -> u32;
+
+    /// Classifies an evaluation object the caller built, as `askClient` does an answer.
+    #[wasm_bindgen(js_name = readAnswer)]
+    pub fn read_answer(answer: &JsValue, id: u32) -> u32;
+
+    /// Calls origin `f(payload, signal)` and reports `deliverTimed(id, ok, value, ms)`, at once
+    /// for a plain value or a throw, on settlement for a promise; a `failure(error)` value
+    /// reports `(false, error)`.
+    #[wasm_bindgen(js_name = callOrigin)]
+    pub fn call_origin(f: &JsValue, payload: &JsValue, signal: &JsValue, id: u32);
+
+    /// `f(payload, signal)` then `g(payload, signal)`, each as `callOrigin` does, reported
+    /// together to `deliverBoth(id, …)` once both settled.
+    #[wasm_bindgen(js_name = callBoth)]
+    pub fn call_both(f: &JsValue, g: &JsValue, payload: &JsValue, signal: &JsValue, id: u32);
+
+    /// `comparison(old, new)` as a `Check`.
+    pub fn compare(comparison: &JsValue, old: &JsValue, new: &JsValue) -> u32;
+
+    /// `tracker[method](a, b)` for a `TrackerMethod`, looked up now: a `Call`.
+    #[wasm_bindgen(js_name = trackerCall)]
+    pub fn tracker_call(tracker: &JsValue, method: u32, a: &JsValue, b: &JsValue) -> u32;
+
+    /// `tracker.invoked(origin)`, `tracker.latency(origin, ms)` unless `ms` is NaN, and
+    /// `tracker.error(origin)` when `failed`, each in its own `try`: the flags
+    /// `1 << TrackerMethod` of those that threw, their errors, in that order, as one array for
+    /// `takeThrown()`.
+    #[wasm_bindgen(js_name = trackerOrigin)]
+    pub fn tracker_origin(tracker: &JsValue, origin: &JsValue, ms: f64, failed: bool) -> u32;
+
+    /// `tracker.consistency(check)` with a check that runs `comparison(old, new)`: a `Check`.
+    #[wasm_bindgen(js_name = trackerConsistency)]
+    pub fn tracker_consistency(tracker: &JsValue, comparison: &JsValue, old: &JsValue, new: &JsValue) -> u32;
+
+    /// `tracker.createEvent()`: a `Call`; `Done` holds the event for `sendHeldEvent`.
+    #[wasm_bindgen(js_name = createEvent)]
+    pub fn create_event(tracker: &JsValue) -> u32;
+
+    /// `client.trackMigrationOp(event)` with the event `createEvent` held: a `Call`.
+    #[wasm_bindgen(js_name = sendHeldEvent)]
+    pub fn send_held_event(client: &JsValue) -> u32;
+
+    /// Builds cutover's own `migration_op` event from the record's `EventField`s and the
+    /// caller's context, and hands it to `client.trackMigrationOp`: a `Call`.
+    #[wasm_bindgen(js_name = ownEvent)]
+    pub fn own_event(client: &JsValue, context: &JsValue, flag_key: &JsValue, reason: &JsValue) -> u32;
+
+    /// The same event as an object (for `OpTracker#build()`).
+    #[wasm_bindgen(js_name = buildEvent)]
+    pub fn build_event(context: &JsValue, flag_key: &JsValue, reason: &JsValue) -> JsValue;
+
+    /// `instrument.record(value, attributes)` (a histogram) or `instrument.add(…)`: a `Call`.
+    #[wasm_bindgen(js_name = recordMetric)]
+    pub fn record_metric(instrument: &JsValue, histogram: bool, value: f64, attributes: &JsValue) -> u32;
+
+    /// `pending.resolve({ origin, success, value | error })` for a `Side`.
+    #[wasm_bindgen(js_name = resolveRead)]
+    pub fn resolve_read(pending: &JsValue, side: u32, payload: &JsValue);
+
+    /// `pending.resolve({ authoritative, nonAuthoritative? })`; `second` is `Side::None` when
+    /// one origin ran.
+    #[wasm_bindgen(js_name = resolveWrite)]
+    pub fn resolve_write(pending: &JsValue, first: u32, payload: &JsValue, second: u32, second_payload: &JsValue);
+
+    /// `pending.reject(error)`.
+    #[wasm_bindgen(js_name = rejectPending)]
+    pub fn reject_pending(pending: &JsValue, error: &JsValue);
+
+    /// `pending.signal` when it is an `AbortSignal` whose `aborted` can be read, else undefined.
+    #[wasm_bindgen(js_name = signalOf)]
+    pub fn signal_of(pending: &JsValue) -> JsValue;
 }
 
-thread_local! {
-    static BRIDGE: RefCell<Option<Bridge>> = const { RefCell::new(None) };
-}
-
-/// Installs the facade's bridge object.
-#[wasm_bindgen(js_name = installBridge)]
-pub fn install_bridge(bridge: Bridge) {
-    BRIDGE.with(|b| *b.borrow_mut() = Some(bridge));
-}
-
-/// Runs `f` with the bridge. Without one (which `required` rules out for every object that
-/// gets here) callers answer with a neutral value. The bindings declare the bridge methods they
-/// use next to the code that uses them (extern blocks over `Bridge` in their own files).
-pub fn with<R>(f: impl FnOnce(&Bridge) -> R) -> Option<R> {
-    BRIDGE.with(|b| b.borrow().as_ref().map(f))
-}
-
-/// The bridge's clock.
-pub fn now() -> Option<f64> {
-    with(Bridge::now)
-}
-
-/// Hands `value` to the bridge to await as slot `id`; false when it is not a promise or
-/// thenable.
-pub fn await_value(value: &JsValue, id: u32) -> bool {
-    with(|b| b.await_value(value, id)).unwrap_or(false)
-}
-
-/// Relays `signal`'s abort to slot `id`; the listener to remove later, if one was added.
-pub fn on_abort(signal: &JsValue, id: u32) -> Option<JsValue> {
-    with(|b| b.on_abort(signal, id)).filter(|l| !l.is_undefined())
-}
-
-/// Removes an abort relay; true when it had already fired.
-pub fn off_abort(signal: &JsValue, listener: &JsValue) -> bool {
-    with(|b| b.off_abort(signal, listener)).unwrap_or(false)
-}
-
-/// The error the last failed bridge call kept.
-pub fn take_error() -> JsValue {
-    with(Bridge::take_error).unwrap_or(JsValue::UNDEFINED)
-}
-
-/// What validation reads of a context.
-pub fn context_facts(context: &JsValue) -> JsValue {
-    with(|b| b.context_facts(context)).unwrap_or(JsValue::UNDEFINED)
-}
-
-/// Starts a timer reporting to slot `id`.
-pub fn start_timer(ms: i32, id: u32, unref: bool) -> JsValue {
-    with(|b| b.start_timer(ms, id, unref)).unwrap_or(JsValue::UNDEFINED)
-}
-
-/// Stops a timer `start_timer` started.
-pub fn stop_timer(handle: &JsValue) {
-    with(|b| b.stop_timer(handle));
-}
-
-/// Whether the bridge is installed.
-pub fn installed() -> bool {
-    BRIDGE.with(|b| b.borrow().is_some())
-}
-
-/// The bindings need the bridge for timers and promises: objects that use them are made only
-/// after the facade installed it (every entry point of the package does, first).
-pub fn required() -> Result<(), JsValue> {
-    if installed() {
-        Ok(())
-    } else {
-        Err(js_sys::TypeError::new("cutover's wasm bindings are used through the package's entry points").into())
+/// A `Call` answer as a result: the thrown value for `Threw`.
+pub fn call_result(code: u32) -> Result<(), JsValue> {
+    match super::codes::Call::from_code(code) {
+        Some(super::codes::Call::Threw) => Err(take_thrown()),
+        _ => Ok(()),
     }
 }

@@ -5,47 +5,18 @@ use std::cell::RefCell;
 
 use wasm_bindgen::prelude::*;
 
-use super::bridge::{self, with, Bridge};
+use super::bridge::{self, call_result};
+use super::codes::{Call, Check, TrackerMethod};
 use super::value::{array_items, intern};
 use crate::migration::{ExternalTracker, Operation, Origin};
 
-#[wasm_bindgen]
-extern "C" {
-    /// `tracker[TRACKER_METHODS[method]](a, b)`, the method looked up now; false when it threw
-    /// (or is not a function), the error kept for `takeError`.
-    #[wasm_bindgen(method, js_name = trackerCall)]
-    fn tracker_call(this: &Bridge, tracker: &JsValue, method: u32, a: &JsValue, b: &JsValue) -> bool;
-
-    /// `tracker.invoked(origin)`, then `tracker.latency(origin, ms)` unless `ms` is NaN, then
-    /// `tracker.error(origin)` when `failed`, each looked up now and in its own `try`. Returns
-    /// a mask of the calls that threw (1 invoked, 2 latency, 4 error), their errors kept, in
-    /// that order, as one list for `takeError`.
-    #[wasm_bindgen(method, js_name = trackerOrigin)]
-    fn tracker_origin(this: &Bridge, tracker: &JsValue, origin: &JsValue, ms: f64, failed: bool) -> u32;
-
-    /// `tracker.consistency(check)`, looked up now, with a check that calls `comparison(old,
-    /// new)` and returns its truthiness: 1 or 0 as the comparison answered, -1 when it was not
-    /// run (or threw, into the tracker), -2 when `consistency` itself threw (kept for
-    /// `takeError`).
-    #[wasm_bindgen(method, js_name = trackerConsistency)]
-    fn tracker_consistency(this: &Bridge, tracker: &JsValue, comparison: &JsValue, old: &JsValue, new: &JsValue)
-        -> i32;
-
-    /// `tracker.createEvent()` (looked up now): 0 it made an event, which the bridge keeps for
-    /// the next `sendEvent(client, undefined)`; 1 it made none; 2 it threw (kept for
-    /// `takeError`).
-    #[wasm_bindgen(method, js_name = createEvent)]
-    fn create_event(this: &Bridge, tracker: &JsValue) -> i32;
-}
-
-/// The tracker methods, in the order `trackerCall` numbers them (the facade reads the list from
-/// `protocol()`).
+/// The tracker methods, in `TrackerMethod` order (the facade is told them when the wasm starts).
 pub const TRACKER_METHODS: [&str; 6] = ["op", "invoked", "latency", "error", "consistency", "createEvent"];
 
-type Check = Box<dyn FnMut() -> Result<bool, JsValue>>;
+type PendingCheck = Box<dyn FnMut() -> Result<bool, JsValue>>;
 
 thread_local! {
-    static CHECKS: RefCell<Vec<Check>> = const { RefCell::new(Vec::new()) };
+    static CHECKS: RefCell<Vec<PendingCheck>> = const { RefCell::new(Vec::new()) };
     static CHECK_FN: Closure<dyn FnMut() -> Result<bool, JsValue>> = Closure::new(run_current_check);
 }
 
@@ -70,39 +41,39 @@ fn origin_js(origin: Origin) -> &'static JsValue {
 }
 
 impl JsExternalTracker {
-    fn call(&self, method: u32, a: &JsValue, b: &JsValue) -> Result<(), JsValue> {
-        match with(|bridge| bridge.tracker_call(&self.target, method, a, b)) {
-            Some(false) => Err(bridge::take_error()),
-            _ => Ok(()),
-        }
+    fn call(&self, method: TrackerMethod, a: &JsValue, b: &JsValue) -> Result<(), JsValue> {
+        call_result(bridge::tracker_call(&self.target, method as u32, a, b))
     }
 }
 
 impl ExternalTracker<JsValue> for JsExternalTracker {
     fn op(&self, op: Operation) -> Result<(), JsValue> {
-        self.call(0, intern(op.as_str()), &JsValue::UNDEFINED)
+        self.call(TrackerMethod::Op, intern(op.as_str()), &JsValue::UNDEFINED)
     }
     fn invoked(&self, origin: Origin) -> Result<(), JsValue> {
-        self.call(1, origin_js(origin), &JsValue::UNDEFINED)
+        self.call(TrackerMethod::Invoked, origin_js(origin), &JsValue::UNDEFINED)
     }
     fn latency(&self, origin: Origin, ms: f64) -> Result<(), JsValue> {
-        self.call(2, origin_js(origin), &JsValue::from_f64(ms))
+        self.call(TrackerMethod::Latency, origin_js(origin), &JsValue::from_f64(ms))
     }
     fn error(&self, origin: Origin) -> Result<(), JsValue> {
-        self.call(3, origin_js(origin), &JsValue::UNDEFINED)
+        self.call(TrackerMethod::Error, origin_js(origin), &JsValue::UNDEFINED)
     }
     fn record_call(&self, origin: Origin, latency_ms: Option<f64>, failed: bool) -> Vec<(&'static str, JsValue)> {
         let ms = latency_ms.unwrap_or(f64::NAN);
-        let mask = with(|b| b.tracker_origin(&self.target, origin_js(origin), ms, failed)).unwrap_or(0);
-        if mask == 0 {
+        let threw = bridge::tracker_origin(&self.target, origin_js(origin), ms, failed);
+        if threw == 0 {
             return Vec::new();
         }
-        // What threw, in method order, as the bridge kept it.
-        let mut thrown = array_items(&bridge::take_error()).unwrap_or_default().into_iter();
-        [(1, "invoked"), (2, "latency"), (4, "error")]
+        // What threw, in method order, as the bridge left it.
+        let mut thrown = array_items(&bridge::take_thrown()).unwrap_or_default().into_iter();
+        [TrackerMethod::Invoked, TrackerMethod::Latency, TrackerMethod::Error]
             .into_iter()
-            .filter(|(bit, _)| mask & bit != 0)
-            .map(|(_, name)| (name, thrown.next().unwrap_or(JsValue::UNDEFINED)))
+            .filter(|method| threw & (1 << *method as u32) != 0)
+            .map(|method| {
+                let name = TRACKER_METHODS.get(method as usize).copied().unwrap_or_default();
+                (name, thrown.next().unwrap_or(JsValue::UNDEFINED))
+            })
             .collect()
     }
     fn consistency(&self, check: Box<dyn FnMut() -> Result<bool, JsValue>>) -> Result<(), JsValue> {
@@ -110,7 +81,7 @@ impl ExternalTracker<JsValue> for JsExternalTracker {
         // runs whichever check is on top of a stack (checks may nest through re-entrant calls),
         // instead of a new wasm closure per operation.
         CHECKS.with(|c| c.borrow_mut().push(check));
-        let called = CHECK_FN.with(|f| self.call(4, f.as_ref(), &JsValue::UNDEFINED));
+        let called = CHECK_FN.with(|f| self.call(TrackerMethod::Consistency, f.as_ref(), &JsValue::UNDEFINED));
         CHECKS.with(|c| c.borrow_mut().pop());
         called
     }
@@ -120,17 +91,19 @@ impl ExternalTracker<JsValue> for JsExternalTracker {
         old: &JsValue,
         new: &JsValue,
     ) -> Option<Result<Option<bool>, JsValue>> {
-        Some(match with(|b| b.tracker_consistency(&self.target, comparison, old, new)).unwrap_or(-1) {
-            -2 => Err(bridge::take_error()),
-            answer => Ok((answer >= 0).then_some(answer == 1)),
+        Some(match Check::from_code(bridge::tracker_consistency(&self.target, comparison, old, new)) {
+            Some(Check::Threw) => Err(bridge::take_thrown()),
+            Some(Check::Consistent) => Ok(Some(true)),
+            Some(Check::Inconsistent) => Ok(Some(false)),
+            Some(Check::NotRun) | None => Ok(None),
         })
     }
     fn create_event(&self) -> Result<Option<JsValue>, JsValue> {
-        // The bridge keeps the event it made for the `track_migration_op` call that follows at
-        // once (no JavaScript runs in between); undefined stands for it.
-        match with(|b| b.create_event(&self.target)) {
-            Some(0) => Ok(Some(JsValue::UNDEFINED)),
-            Some(2) => Err(bridge::take_error()),
+        // The bridge holds the event for the `sendHeldEvent` that follows at once (no
+        // JavaScript runs in between; see bridge.rs), so what the core carries is a placeholder.
+        match Call::from_code(bridge::create_event(&self.target)) {
+            Some(Call::Done) => Ok(Some(JsValue::UNDEFINED)),
+            Some(Call::Threw) => Err(bridge::take_thrown()),
             _ => Ok(None),
         }
     }

@@ -9,7 +9,7 @@ use futures::FutureExt;
 use js_sys::{Function, Object, Promise};
 use wasm_bindgen::prelude::*;
 
-use super::promise::settle;
+use super::promise::awaited as settle;
 use super::value::{array_items, get, got, is_array, method, range_error, set, string_arg, type_error};
 use crate::segments::dynamodb::{
     AttributeValue, DynamoDbHost, DynamoDbStore, DynamoDbStoreError, GetItemRequest, Item, PARTITION_KEY, SORT_KEY,
@@ -195,7 +195,6 @@ fn options_of(options: &JsValue) -> Result<(String, Option<String>), JsValue> {
 impl WasmDynamoDbStore {
     #[wasm_bindgen(constructor)]
     pub fn new(host: JsValue, options: JsValue) -> Result<WasmDynamoDbStore, JsValue> {
-        super::bridge::required()?;
         let host = JsDynamoDbHost::from_js(&host)?;
         let (table, prefix) = options_of(&options)?;
         Ok(WasmDynamoDbStore { inner: Rc::new(DynamoDbStore::new(host, &table, prefix.as_deref())) })

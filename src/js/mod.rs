@@ -5,6 +5,7 @@
 mod bridge;
 mod builder;
 mod client;
+mod codes;
 mod delegation;
 mod dynamodb;
 mod error;
@@ -18,7 +19,7 @@ mod native_store;
 mod op_tracker;
 mod origin;
 mod promise;
-mod protocol;
+mod record;
 mod redis;
 mod signal;
 mod stage;

@@ -7,31 +7,13 @@ use js_sys::Function;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::bridge::{self, with, Bridge};
+use super::bridge;
+use super::codes::Check;
 use super::promise::Wait;
 use super::signal::{dom_exception, AbortController, AbortSignal};
 use super::value::{failure_brand, got};
 use crate::error::Error;
 use crate::migration::{CallControl, Comparison, OriginCall, OriginFn, Timed};
-
-#[wasm_bindgen]
-extern "C" {
-    /// Calls origin `f(payload, signal)` and reports to `settlePromise(id, ok, value, ms)` —
-    /// synchronously for a plain value or a throw, on settlement for a promise or thenable — with
-    /// the milliseconds from the call to its settlement; a `failure(error)` value reports
-    /// `(false, error)`.
-    #[wasm_bindgen(method, js_name = callOrigin)]
-    fn call_origin(this: &Bridge, f: &Function, payload: &JsValue, signal: &JsValue, id: u32);
-
-    /// `f(payload, signal)` then `g(payload, signal)`, each timed and failure-checked as
-    /// `callOrigin` does, reported together to `settleBoth(id, …)` once both settled.
-    #[wasm_bindgen(method, js_name = callBoth)]
-    fn call_both(this: &Bridge, f: &Function, g: &JsValue, payload: &JsValue, signal: &JsValue, id: u32);
-
-    /// `comparison(old, new)` as 1 (truthy) or 0; -1 when it threw (kept for `takeError`).
-    #[wasm_bindgen(method)]
-    fn compare(this: &Bridge, comparison: &Function, old: &JsValue, new: &JsValue) -> i32;
-}
 
 /// `value` as a function, or a TypeError naming it.
 pub fn function(value: &JsValue, name: &str) -> Result<Function, Error> {
@@ -95,10 +77,10 @@ impl OriginFn<JsValue> for JsOrigin {
         };
         let mut wait = Wait::new();
         let none = JsValue::UNDEFINED;
-        with(|b| b.call_origin(&self.f, payload.unwrap_or(&none), &signal, wait.id()));
-        let outcome = match wait.take_now() {
-            Some((settled, ms)) => futures::future::ready((settled, Some(ms))).boxed_local(),
-            None => wait.map(|(settled, ms)| (settled, Some(ms))).boxed_local(),
+        bridge::call_origin(&self.f, payload.unwrap_or(&none), &signal, wait.id());
+        let outcome = match wait.take_report() {
+            Some(r) => futures::future::ready((r.outcome, Some(r.ms))).boxed_local(),
+            None => wait.map(|r| (r.outcome, Some(r.ms))).boxed_local(),
         };
         let control: Box<dyn CallControl<JsValue>> = match controller {
             Some(c) => Box::new(JsCallControl(Some(c))),
@@ -120,7 +102,7 @@ impl OriginFn<JsValue> for JsOrigin {
         let other = other.handle()?;
         let wait = Wait::new();
         let none = JsValue::UNDEFINED;
-        with(|b| b.call_both(&self.f, other, payload.unwrap_or(&none), &self.idle_signal, wait.id()));
+        bridge::call_both(&self.f, other, payload.unwrap_or(&none), &self.idle_signal, wait.id());
         let timed = |(settled, ms): (Result<JsValue, JsValue>, f64)| (settled, Some(ms));
         Some(wait.both().map(move |[first, second]| [timed(first), timed(second)]).boxed_local())
     }
@@ -131,10 +113,9 @@ pub struct JsComparison(pub Function);
 
 impl Comparison<JsValue> for JsComparison {
     fn compare(&self, old: &JsValue, new: &JsValue) -> Result<bool, JsValue> {
-        match with(|b| b.compare(&self.0, old, new)) {
-            Some(-1) => Err(bridge::take_error()),
-            Some(answer) => Ok(answer == 1),
-            None => Ok(false),
+        match Check::from_code(bridge::compare(&self.0, old, new)) {
+            Some(Check::Threw) => Err(bridge::take_thrown()),
+            answer => Ok(answer == Some(Check::Consistent)),
         }
     }
     fn handle(&self) -> Option<&JsValue> {

@@ -4,8 +4,9 @@
 //! `wasm_bindgen_futures::JsFuture` makes two Rust closures per promise, each a JavaScript
 //! function with its own finalizer, and so does a closure-based `setTimeout`. Instead the
 //! facade's bridge (see bridge.rs) registers plain JavaScript callbacks (`promise.then`,
-//! `setTimeout`, an abort listener relayed through a promise) that report back through the
-//! exported `settlePromise(id, ok, value, ms)` into a waiting slot. The callbacks are registered
+//! `setTimeout`, an abort listener relayed through a promise) that report back into a waiting
+//! slot through the exported `deliver(id, ok, value)` (or `deliverTimed`, `deliverBoth`,
+//! `answered`: the same with what the bridge measured or classified). The callbacks are registered
 //! while the operation's task is being polled, so they run in the async context of the
 //! operation's caller, and the slot's waker polls the task right there (`crate::util::task`).
 
@@ -19,19 +20,22 @@ use futures::FutureExt;
 use js_sys::Function;
 
 use super::bridge;
+use super::codes::{Answer, Pair};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-/// A settled promise: `Ok(value)` or `Err(reason)`.
-pub type Settled = Result<JsValue, JsValue>;
+/// How a promise or call ended: `Ok(value)` or `Err(reason)`.
+pub type JsResult = Result<JsValue, JsValue>;
 
-/// What a slot receives: the outcome, and the number the bridge passed along (the milliseconds
-/// it timed, an answer code; NaN when it had none).
-struct Report {
-    settled: Settled,
-    ms: f64,
-    /// The second outcome of a `settleBoth` report.
-    second: Option<(Settled, f64)>,
+/// What a slot receives.
+pub struct Report {
+    pub outcome: JsResult,
+    /// The milliseconds the bridge timed (`deliverTimed`, `deliverBoth`); NaN otherwise.
+    pub ms: f64,
+    /// The `Answer` code of a flag client's answer (`answered`, `answerFields`).
+    pub answer: u32,
+    /// The second outcome of a `deliverBoth` report.
+    second: Option<(JsResult, f64)>,
 }
 
 /// One waiting slot. Slots live in one table, not behind a pointer each: an operation waits on
@@ -70,14 +74,32 @@ impl Pending {
     }
 }
 
-/// Called by the bridge when promise (timer, abort relay) `id` settles; `ms` is what the bridge
-/// timed or the code it passes along, if anything.
-#[wasm_bindgen(js_name = settlePromise)]
-pub fn settle_promise(id: u32, ok: bool, value: JsValue, ms: f64) {
-    deliver(id, Report { settled: outcome(ok, value), ms, second: None });
+impl Report {
+    pub fn of(ok: bool, value: JsValue) -> Self {
+        Report { outcome: outcome(ok, value), ms: f64::NAN, answer: Answer::NotAStage as u32, second: None }
+    }
 }
 
-fn outcome(ok: bool, value: JsValue) -> Settled {
+/// Called by the bridge when promise (timer, abort relay) `id` settles.
+#[wasm_bindgen]
+pub fn deliver(id: u32, ok: bool, value: JsValue) {
+    report(id, Report::of(ok, value));
+}
+
+/// Called by the bridge when origin call `id` settles, `ms` after it was called.
+#[wasm_bindgen(js_name = deliverTimed)]
+pub fn deliver_timed(id: u32, ok: bool, value: JsValue, ms: f64) {
+    report(id, Report { ms, ..Report::of(ok, value) });
+}
+
+/// Called by the bridge when a flag client's promise answer `id` resolved to a value that is not
+/// an object: its `Answer` code.
+#[wasm_bindgen]
+pub fn answered(id: u32, answer: u32) {
+    report(id, Report { answer, ..Report::of(true, JsValue::UNDEFINED) });
+}
+
+fn outcome(ok: bool, value: JsValue) -> JsResult {
     if ok {
         Ok(value)
     } else {
@@ -86,14 +108,16 @@ fn outcome(ok: bool, value: JsValue) -> Settled {
 }
 
 /// Called by the bridge when both origins of a `callBoth` settled: each outcome and its time;
-/// `oks` has bit 0 set when the first succeeded, bit 1 when the second did.
-#[wasm_bindgen(js_name = settleBoth)]
-pub fn settle_both(id: u32, oks: u32, value: JsValue, ms: f64, value2: JsValue, ms2: f64) {
-    let (first, second) = (outcome(oks & 1 != 0, value), outcome(oks & 2 != 0, value2));
-    deliver(id, Report { settled: first, ms, second: Some((second, ms2)) });
+/// `succeeded` has the `Pair` flags of those that succeeded.
+#[wasm_bindgen(js_name = deliverBoth)]
+pub fn deliver_both(id: u32, succeeded: u32, value: JsValue, ms: f64, value2: JsValue, ms2: f64) {
+    let first = outcome(succeeded & Pair::FirstSucceeded as u32 != 0, value);
+    let second = outcome(succeeded & Pair::SecondSucceeded as u32 != 0, value2);
+    report(id, Report { outcome: first, ms, answer: Answer::NotAStage as u32, second: Some((second, ms2)) });
 }
 
-fn deliver(id: u32, delivered: Report) {
+/// Puts `delivered` in slot `id` and wakes its task.
+pub fn report(id: u32, delivered: Report) {
     let waker = PENDING.with(|p| {
         let mut p = p.borrow_mut();
         match p.slots.get_mut(id as usize) {
@@ -166,18 +190,13 @@ impl Wait {
         PENDING.with(|p| p.borrow_mut().release(self.id));
     }
 
-    /// The report, if it already arrived (a bridge call that settled synchronously).
-    pub fn take_now(&mut self) -> Option<(Settled, f64)> {
-        self.take_report().map(|r| (r.settled, r.ms))
-    }
-
-    /// Both outcomes of a `settleBoth` report (a single report's second outcome reads as a
+    /// Both outcomes of a `deliverBoth` report (a single report's second outcome reads as a
     /// failure with undefined).
-    pub fn both(mut self) -> impl Future<Output = [(Settled, f64); 2]> {
+    pub fn both(mut self) -> impl Future<Output = [(JsResult, f64); 2]> {
         futures::future::poll_fn(move |cx| match self.take_report() {
             Some(r) => {
                 let second = r.second.unwrap_or((Err(JsValue::UNDEFINED), f64::NAN));
-                Poll::Ready([(r.settled, r.ms), second])
+                Poll::Ready([(r.outcome, r.ms), second])
             }
             None => {
                 self.register(cx);
@@ -197,7 +216,8 @@ impl Wait {
         });
     }
 
-    fn take_report(&mut self) -> Option<Report> {
+    /// The report, if it already arrived (a bridge call that reported synchronously).
+    pub fn take_report(&mut self) -> Option<Report> {
         let report = PENDING.with(|p| {
             let mut p = p.borrow_mut();
             let report = match p.slots.get_mut(self.id as usize) {
@@ -212,15 +232,15 @@ impl Wait {
     }
 
     /// The outcome alone.
-    pub fn outcome(self) -> impl Future<Output = Settled> {
-        self.map(|(settled, _)| settled)
+    pub fn outcome(self) -> impl Future<Output = JsResult> {
+        self.map(|report| report.outcome)
     }
 }
 
 impl Future for Wait {
-    type Output = (Settled, f64);
-    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<(Settled, f64)> {
-        if let Some(report) = self.take_now() {
+    type Output = Report;
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Report> {
+        if let Some(report) = self.take_report() {
             return Poll::Ready(report);
         }
         self.register(cx);
@@ -248,12 +268,8 @@ impl Drop for Wait {
 }
 
 /// Resolves after `ms` through the bridge's `setTimeout` (unref'd when `unref`): one plain
-/// call to start, stopped if dropped first. (Without a bridge, which `bridge::required` rules
-/// out for every object that sleeps, it never resolves.)
+/// call to start, stopped if dropped first.
 pub fn sleep(ms: f64, unref: bool) -> LocalBoxFuture<'static, ()> {
-    if !bridge::installed() {
-        return futures::future::pending().boxed_local();
-    }
     let ms = if ms.is_finite() { ms.ceil().max(0.0).min(f64::from(i32::MAX)) as i32 } else { i32::MAX };
     let wait = Wait::new();
     let handle = bridge::start_timer(ms, wait.id(), unref);
@@ -266,7 +282,7 @@ pub fn sleep(ms: f64, unref: bool) -> LocalBoxFuture<'static, ()> {
 }
 
 /// Awaits `value` if it is a promise or thenable; otherwise it is the result at once.
-pub fn settle(value: JsValue) -> LocalBoxFuture<'static, Settled> {
+pub fn awaited(value: JsValue) -> LocalBoxFuture<'static, JsResult> {
     let wait = Wait::new();
     if bridge::await_value(&value, wait.id()) {
         return wait.outcome().boxed_local();
@@ -278,26 +294,26 @@ pub fn settle(value: JsValue) -> LocalBoxFuture<'static, Settled> {
 #[wasm_bindgen]
 extern "C" {
     /// A promise's own resolve or reject function, which never throws.
-    type Settler;
+    type Resolver;
 
-    /// `settle.call(undefined, value)`, imported without an exception handler.
+    /// `resolve.call(undefined, value)` (or `reject`'s), imported without an exception handler.
     #[wasm_bindgen(method, js_name = call)]
-    fn call(this: &Settler, context: &JsValue, value: &JsValue);
+    fn call(this: &Resolver, context: &JsValue, value: &JsValue);
 }
 
-fn call_settler(settle: &Function, value: &JsValue) {
-    settle.unchecked_ref::<Settler>().call(&JsValue::UNDEFINED, value);
+fn call_resolver(resolver: &Function, value: &JsValue) {
+    resolver.unchecked_ref::<Resolver>().call(&JsValue::UNDEFINED, value);
 }
 
 /// Runs `op` as a task of its own — polled at once, in the caller's async context — and reports
 /// its outcome to `resolve`/`reject` (the facade's `new Promise` executor arguments).
-pub fn complete(op: impl Future<Output = Settled> + 'static, resolve: Function, reject: Function) {
-    settle_with(op, resolve, reject, |resolve, v| call_settler(resolve, &v));
+pub fn complete(op: impl Future<Output = JsResult> + 'static, resolve: Function, reject: Function) {
+    run_reporting(op, resolve, reject, |resolve, v| call_resolver(resolve, &v));
 }
 
 /// A promise for `op`, run as its own task like [`complete`] (for calls that return a promise to
 /// the facade rather than taking its executor's functions).
-pub fn promise(op: impl Future<Output = Settled> + 'static) -> js_sys::Promise {
+pub fn promise(op: impl Future<Output = JsResult> + 'static) -> js_sys::Promise {
     let mut op = Some(op);
     js_sys::Promise::new(&mut |resolve, reject| {
         if let Some(op) = op.take() {
@@ -308,7 +324,7 @@ pub fn promise(op: impl Future<Output = Settled> + 'static) -> js_sys::Promise {
 
 /// Like [`complete`], with `ok` handing a success to `resolve` (building its result object in
 /// the same bridge call).
-pub fn settle_with<T: 'static>(
+pub fn run_reporting<T: 'static>(
     op: impl Future<Output = Result<T, JsValue>> + 'static,
     resolve: Function,
     reject: Function,
@@ -317,7 +333,7 @@ pub fn settle_with<T: 'static>(
     crate::util::task::spawn(async move {
         match op.await {
             Ok(v) => ok(&resolve, v),
-            Err(e) => call_settler(&reject, &e),
+            Err(e) => call_resolver(&reject, &e),
         }
     });
 }

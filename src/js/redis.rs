@@ -9,7 +9,7 @@ use js_sys::{Array, Function, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::promise::settle;
+use super::promise::awaited as settle;
 use super::value::{array_items, get, got, is_array, method, string_arg, type_error};
 use crate::host::HostValue;
 use crate::segments::redis::{RedisHost, RedisReply, RedisStore, RedisStoreError};
@@ -157,7 +157,6 @@ pub fn metadata(
 impl WasmRedisStore {
     #[wasm_bindgen(constructor)]
     pub fn new(host: JsValue, options: JsValue) -> Result<WasmRedisStore, JsValue> {
-        super::bridge::required()?;
         let host = JsRedisHost::from_js(&host)?;
         let prefix = if options.is_undefined() || options.is_null() {
             None

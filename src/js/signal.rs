@@ -59,10 +59,11 @@ pub fn abort_future(signal: AbortSignal) -> AbortFuture<JsValue> {
         return async move { reason }.boxed_local();
     }
     let wait = Wait::new();
-    let Some(listener) = bridge::on_abort(&signal, wait.id()) else {
+    let listener = bridge::on_abort(&signal, wait.id());
+    if listener.is_undefined() {
         // A signal that refuses listeners can never be seen to abort.
         return futures::future::pending().boxed_local();
-    };
+    }
     let s = signal.clone();
     // Removed before it fired, the relay will not report: its slot is free again.
     let wait = wait.on_cancel(move || !bridge::off_abort(&s, &listener));

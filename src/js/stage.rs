@@ -1,35 +1,33 @@
-//! Stages as JavaScript strings: the names the facade maps, and stage arguments.
+//! Stages as JavaScript strings: the names the facade maps codes to, and stage arguments.
 
 use js_sys::Array;
 use wasm_bindgen::prelude::*;
 
-use super::bridge::{with, Bridge};
+use super::bridge;
+use super::delegation::TRACKER_METHODS;
 use super::value::{got, intern, string_of};
 use crate::error::Error;
-use crate::migration::{DefaultStage, Stage};
+use crate::migration::{DefaultStage, Operation, Origin, Stage};
 
-#[wasm_bindgen]
-extern "C" {
-    /// The index in `Stage::ALL` of a value that is one of the six stage strings (the facade
-    /// maps the names `stageNames()` gives it), else -1. No string is copied into the wasm.
-    #[wasm_bindgen(method)]
-    fn stage(this: &Bridge, value: &JsValue) -> i32;
+/// Tells the facade, once, the names its codes stand for: stages in `Answer` order (the order of
+/// `Stage::ALL`), origins and operations by index, and the tracker methods by `TrackerMethod`.
+#[wasm_bindgen(start)]
+fn tell_names() {
+    let names = |names: &[&'static str]| names.iter().map(|n| intern(n)).collect::<Array>();
+    let stages: Vec<&'static str> = Stage::ALL.iter().map(|s| s.as_str()).collect();
+    let origins = [Origin::Old.as_str(), Origin::New.as_str()];
+    let operations = [Operation::Read.as_str(), Operation::Write.as_str()];
+    bridge::started(names(&stages), names(&origins), names(&operations), names(&TRACKER_METHODS));
 }
 
-/// The stage names, in `Stage::ALL` order, for the facade's `stage` lookup.
-#[wasm_bindgen(js_name = stageNames)]
-pub fn stage_names() -> Array {
-    Stage::ALL.iter().map(|s| intern(s.as_str())).collect()
-}
-
-/// The stage at `index` in `Stage::ALL`, if there is one.
-pub fn stage_at(index: i32) -> Option<Stage> {
-    usize::try_from(index).ok().and_then(|i| Stage::ALL.get(i).copied())
+/// The stage an `Answer` stage code stands for (its index in `Stage::ALL`), if it is one.
+pub fn stage_at(code: u32) -> Option<Stage> {
+    Stage::ALL.get(code as usize).copied()
 }
 
 /// The stage a JavaScript value names exactly, if any.
 pub fn stage(value: &JsValue) -> Option<Stage> {
-    stage_at(with(|b| b.stage(value))?)
+    stage_at(bridge::stage(value))
 }
 
 /// The caller's default stage as the core takes it (an invalid one is handled by SPEC A7.1).

@@ -10,7 +10,7 @@ use js_sys::{Function, Object};
 use wasm_bindgen::prelude::*;
 
 use super::native_store::Native;
-use super::promise::settle;
+use super::promise::awaited as settle;
 use super::value::{finite, get, got, intern, method, set, type_error};
 use crate::segments::membership::counted_entries;
 use crate::segments::{BigSegmentStore, BigSegmentsStatus, StoreMetadata};

@@ -1,0 +1,122 @@
+// Origins and comparisons: the caller's functions called and their outcomes reported to the
+// wasm with the milliseconds each took (`deliverTimed`, `deliverBoth`; src/js/origin.rs).
+import { Check, Pair, deliverBoth, deliverTimed } from '../wasm/cutover.js';
+import { isObject, promiseOf, read, when } from '../util.js';
+import { keepThrown } from './thrown.js';
+import { now } from './waiting.js';
+
+const FAILURE = Symbol.for('cutover.failure');
+
+/** Whether an origin's value is a `failure(error)`. */
+function isFailure(value) {
+  if (!isObject(value)) return false;
+  try {
+    return Boolean(value[FAILURE]);
+  } catch {
+    return false; // not a failure(error) value
+  }
+}
+
+function originSettled(id, value, start) {
+  const ms = now() - start;
+  if (isFailure(value)) return deliverTimed(id, false, read(value, 'error'), ms);
+  deliverTimed(id, true, value, ms);
+}
+
+/**
+ * @param {any} f
+ * @param {unknown} payload
+ * @param {unknown} signal
+ * @param {number} id
+ */
+export function callOrigin(f, payload, signal, id) {
+  const start = now();
+  let value;
+  try {
+    value = f(payload, signal);
+  } catch (error) {
+    return deliverTimed(id, false, error, now() - start);
+  }
+  const promise = promiseOf(value);
+  if (promise === undefined) return originSettled(id, value, start);
+  when(promise, (result) => originSettled(id, result, start), (error) => deliverTimed(id, false, error, now() - start));
+}
+
+// Two origins started together, reported together: one state object per pair, no arrays per
+// outcome.
+class Both {
+  constructor(id, start) {
+    this.id = id;
+    this.start = start;
+    this.pending = 2;
+    this.ok0 = true;
+    this.value0 = undefined;
+    this.ms0 = NaN;
+    this.ok1 = true;
+    this.value1 = undefined;
+    this.ms1 = NaN;
+  }
+  done(second, ok, value) {
+    const ms = now() - this.start;
+    if (ok && isFailure(value)) {
+      ok = false;
+      value = read(value, 'error');
+    }
+    if (second) {
+      this.ok1 = ok;
+      this.value1 = value;
+      this.ms1 = ms;
+    } else {
+      this.ok0 = ok;
+      this.value0 = value;
+      this.ms0 = ms;
+    }
+    if (--this.pending === 0) {
+      const succeeded = (this.ok0 ? Pair.FirstSucceeded : 0) | (this.ok1 ? Pair.SecondSucceeded : 0);
+      deliverBoth(this.id, succeeded, this.value0, this.ms0, this.value1, this.ms1);
+    }
+  }
+  run(fn, second, payload, signal) {
+    let value;
+    try {
+      value = fn(payload, signal);
+    } catch (error) {
+      return this.done(second, false, error);
+    }
+    const promise = promiseOf(value);
+    if (promise === undefined) return this.done(second, true, value);
+    when(
+      promise,
+      (result) => this.done(second, true, result),
+      (error) => this.done(second, false, error),
+    );
+  }
+}
+
+/**
+ * @param {any} f
+ * @param {any} g
+ * @param {unknown} payload
+ * @param {unknown} signal
+ * @param {number} id
+ */
+export function callBoth(f, g, payload, signal, id) {
+  const both = new Both(id, now());
+  both.run(f, false, payload, signal);
+  both.run(g, true, payload, signal);
+}
+
+/**
+ * @param {any} comparison
+ * @param {unknown} oldValue
+ * @param {unknown} newValue
+ * @returns {number}
+ */
+export function compare(comparison, oldValue, newValue) {
+  try {
+    return comparison(oldValue, newValue) ? Check.Consistent : Check.Inconsistent;
+  } catch (error) {
+    keepThrown(error);
+    return Check.Threw;
+  }
+}

@@ -1,0 +1,38 @@
+// The bridge's signatures: what src/js/bridge.rs imports (js/bridge.js's `bridge` namespace, the
+// functions of js/bridge/functions.js), in TypeScript. `tsc -p js` checks them against this file (js/check-types.ts: every function, with
+// exactly these parameters), and tests/node/bridge-signatures.test.mjs checks this file against
+// the Rust block (names, argument counts, and types: f64/i32/u32 → number, bool → boolean,
+// &JsValue → unknown, JsValue → unknown, Array → string[]). Codes are the enums of
+// src/js/codes.rs as the glue declares them; a parameter or result named after one carries it.
+import type { Answer, Call, Check, Side, TrackerMethod } from '../../js/wasm/cutover.js';
+
+/** The names the wasm's codes stand for, once, when the wasm starts. */
+export function started(stages: string[], origins: string[], operations: string[], methods: string[]): void;
+export function now(): number;
+/** The value a caller's method threw, left by the last call that answered `Threw`. */
+export function takeThrown(): unknown;
+export function awaitValue(value: unknown, id: number): boolean;
+export function startTimer(ms: number, id: number, unref: boolean): unknown;
+export function stopTimer(handle: unknown): void;
+export function onAbort(signal: unknown, id: number): unknown;
+export function offAbort(signal: unknown, listener: unknown): boolean;
+export function contextFacts(context: unknown): unknown;
+export function stage(value: unknown): Answer;
+export function askClient(client: unknown, flagKey: unknown, context: unknown, defaultStage: unknown, id: number): Answer;
+export function readAnswer(answer: unknown, id: number): Answer;
+export function callOrigin(f: unknown, payload: unknown, signal: unknown, id: number): void;
+export function callBoth(f: unknown, g: unknown, payload: unknown, signal: unknown, id: number): void;
+export function compare(comparison: unknown, oldValue: unknown, newValue: unknown): Check;
+export function trackerCall(tracker: unknown, method: TrackerMethod, a: unknown, b: unknown): Call;
+/** The flags `1 << TrackerMethod` of the calls that threw. */
+export function trackerOrigin(tracker: unknown, origin: unknown, ms: number, failed: boolean): number;
+export function trackerConsistency(tracker: unknown, comparison: unknown, oldValue: unknown, newValue: unknown): Check;
+export function createEvent(tracker: unknown): Call;
+export function sendHeldEvent(client: unknown): Call;
+export function ownEvent(client: unknown, context: unknown, flagKey: unknown, reason: unknown): Call;
+export function buildEvent(context: unknown, flagKey: unknown, reason: unknown): unknown;
+export function recordMetric(instrument: unknown, histogram: boolean, value: number, attributes: unknown): Call;
+export function resolveRead(pending: unknown, side: Side, payload: unknown): void;
+export function resolveWrite(pending: unknown, first: Side, payload: unknown, second: Side, secondPayload: unknown): void;
+export function rejectPending(pending: unknown, error: unknown): void;
+export function signalOf(pending: unknown): unknown;

@@ -1,0 +1,173 @@
+//! Every number that crosses the boundary with a meaning, defined once: each enum is exported
+//! to the facade by the glue (`import { Answer } from './wasm/cutover.js'`), and the bindings
+//! read what comes back with `from_code`. The conventions they share:
+//! - a number that is absent is NaN, a reference that is absent is `undefined`;
+//! - a caller's method that threw, was not a function or made nothing is a [`Call`];
+//! - flags (`Answer::TakesEvents`, `Hint`, `Pair`) are combined with `|` and tested with `&`
+//!   on both sides.
+
+use wasm_bindgen::prelude::*;
+
+/// Declares a `#[wasm_bindgen]` enum and `from_code`, which reads a number the facade passed
+/// back (`None` for a number that is none of the variants; never a trap).
+macro_rules! codes {
+    ($(#[$doc:meta])* $name:ident { $($(#[$vdoc:meta])* $variant:ident = $value:literal,)+ }) => {
+        $(#[$doc])*
+        #[wasm_bindgen]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum $name {
+            $($(#[$vdoc])* $variant = $value,)+
+        }
+
+        impl $name {
+            #[allow(dead_code)]
+            pub fn from_code(code: u32) -> Option<Self> {
+                match code {
+                    $($value => Some(Self::$variant),)+
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+codes! {
+    /// How the bridge classifies a flag client's answer (`askClient`, `readAnswer`, `stage`):
+    /// a stage (its index in `stageNames`), or what else it was. `TakesEvents` is a flag added
+    /// with `|` when the client had a `trackMigrationOp` method when it was asked.
+    Answer {
+        Off = 0,
+        DualWrite = 1,
+        Shadow = 2,
+        Live = 3,
+        RampDown = 4,
+        Complete = 5,
+        /// A string or value that names no stage.
+        NotAStage = 6,
+        /// An object: its fields are in the record (`AnswerField`), handed over by `answerFields`.
+        Object = 7,
+        /// Asking threw; the error waits in `takeThrown()`.
+        Threw = 8,
+        /// A promise: the code arrives later through `answered` or `answerFields`.
+        Pending = 9,
+        TakesEvents = 16,
+    }
+}
+
+codes! {
+    /// The outcome of calling one of the caller's methods through the bridge.
+    Call {
+        Done = 0,
+        /// It threw; the thrown value waits in `takeThrown()` (see bridge.rs for why).
+        Threw = 1,
+        /// The property was not a function when it was looked up.
+        NotAFunction = 2,
+        /// It ran and returned nothing (`createEvent` without an event).
+        Absent = 3,
+    }
+}
+
+codes! {
+    /// A consistency check's outcome (`compare`, `trackerConsistency`).
+    Check {
+        Inconsistent = 0,
+        Consistent = 1,
+        /// The tracker did not run the check (or the check threw into the tracker).
+        NotRun = 2,
+        /// The comparison (or the tracker's `consistency`) threw; see `takeThrown()`.
+        Threw = 3,
+    }
+}
+
+codes! {
+    /// The tracker methods by number, in the order of `TRACKER_METHODS` (delegation.rs).
+    TrackerMethod {
+        Op = 0,
+        Invoked = 1,
+        Latency = 2,
+        Error = 3,
+        Consistency = 4,
+        CreateEvent = 5,
+    }
+}
+
+codes! {
+    /// One origin's part of an operation's result: which origin, and whether it succeeded.
+    Side {
+        OldSucceeded = 0,
+        OldFailed = 1,
+        NewSucceeded = 2,
+        NewFailed = 3,
+        /// No second origin ran.
+        None = 4,
+    }
+}
+
+codes! {
+    /// What the facade already knows of an operation, in `run`'s `hints`: the default stage's
+    /// `Answer` code under `StageBits` (`Answer::NotAStage` when it names none), and flags.
+    Hint {
+        StageBits = 7,
+        /// The flag key is the very string the previous operation passed.
+        SameKey = 8,
+        /// The operation is a write (else a read).
+        Write = 16,
+        /// The caller passed an abort signal (in `pending.signal`).
+        Signal = 32,
+    }
+}
+
+codes! {
+    /// `deliverBoth`'s flags: which of two origins started together succeeded.
+    Pair {
+        FirstSucceeded = 1,
+        SecondSucceeded = 2,
+    }
+}
+
+codes! {
+    /// The numbers of a flag client's answer object in the record (`record.rs`), written by the
+    /// facade before `answerFields`.
+    AnswerField {
+        /// The served value's `Answer` stage code, or `Answer::NotAStage`.
+        Stage = 0,
+        Variation = 1,
+        Version = 2,
+        CheckRatio = 3,
+        SamplingRatio = 4,
+        /// 1 when `reason` is an object (else the reason passed is ignored).
+        HasReason = 5,
+        /// 1 when `tracker` is not null or undefined.
+        HasTracker = 6,
+        /// The `TrackerMethod` of the first tracker method that is not a function; NaN: none.
+        MissingMethod = 7,
+        /// For an answer a promise resolved to: its `Answer` code (the slot is settled too);
+        /// NaN for an answer given synchronously.
+        Settles = 8,
+    }
+}
+
+codes! {
+    /// The numbers of cutover's own `migration_op` event in the record, written by the bindings
+    /// before `ownEvent`/`buildEvent`. NaN leaves a field out.
+    EventField {
+        CreationDate = 0,
+        /// 0 read, 1 write (`operationNames` order).
+        Operation = 1,
+        /// `Answer` stage codes.
+        Value = 2,
+        Default = 3,
+        Variation = 4,
+        Version = 5,
+        SamplingRatio = 6,
+        /// Bit 0 old, bit 1 new; 0 leaves the measurement out.
+        Invoked = 7,
+        /// 1 consistent, 0 not; NaN: no consistency measurement.
+        Consistent = 8,
+        CheckRatio = 9,
+        LatencyOld = 10,
+        LatencyNew = 11,
+        /// Bit 0 old, bit 1 new; 0 leaves the measurement out.
+        Errors = 12,
+    }
+}
