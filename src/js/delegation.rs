@@ -7,7 +7,8 @@ use wasm_bindgen::prelude::*;
 
 use super::bridge::{self, call_result};
 use super::codes::{Call, Check, TrackerMethod};
-use super::value::{array_items, intern};
+use super::intern::intern;
+use super::value::array_items;
 use crate::migration::{ExternalTracker, Operation, Origin};
 
 /// The tracker methods, in `TrackerMethod` order (the facade is told them when the wasm starts).

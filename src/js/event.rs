@@ -13,8 +13,8 @@ use wasm_bindgen::prelude::*;
 
 use super::bridge::{self, call_result};
 use super::codes::EventField;
+use super::flag_key::flag_key_js;
 use super::record::{self, RECORD_SLOTS};
-use super::value::flag_key_js;
 use crate::migration::event::{Measurement, MigrationOpEvent, OriginFlags};
 use crate::migration::reason::Reason;
 use crate::migration::{Operation, Stage};

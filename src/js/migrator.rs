@@ -6,9 +6,11 @@ use wasm_bindgen::JsCast;
 
 use super::bridge;
 use super::codes::{Hint, Side};
+use super::flag_key::op_flag_key;
+use super::host_value::string_of;
 use super::signal::{abort_future, AbortSignal};
 use super::stage::stage_at;
-use super::value::{get, got, op_flag_key, string_of};
+use super::value::{get, got};
 use crate::error::Error;
 use crate::migration::Origin;
 use crate::migration::{AbortFuture, DefaultStage, Migrator, Operation, OperationRequest, OperationResult, Outcome};

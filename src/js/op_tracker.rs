@@ -10,10 +10,12 @@ use wasm_bindgen::JsCast;
 
 use super::client::{served_from, JsClient};
 use super::event::event_object;
+use super::flag_key::flag_key_text;
 use super::host::js_host;
+use super::intern::intern;
 use super::promise::complete;
 use super::stage::{default_stage as parse_default_stage, stage_arg};
-use super::value::{flag_key_text, got, intern, set};
+use super::value::{got, set};
 use crate::error::Error;
 use crate::host::Host;
 use crate::migration::client::migration_variation as evaluate;

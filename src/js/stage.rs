@@ -5,7 +5,9 @@ use wasm_bindgen::prelude::*;
 
 use super::bridge;
 use super::delegation::TRACKER_METHODS;
-use super::value::{got, intern, string_of};
+use super::host_value::string_of;
+use super::intern::intern;
+use super::value::got;
 use crate::error::Error;
 use crate::migration::{DefaultStage, Operation, Origin, Stage};
 
