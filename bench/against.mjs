@@ -1,16 +1,20 @@
 // cutover against an earlier build of itself, in one run: `node bench/against.mjs <entry>`, where
 // <entry> is the Node ESM entry of another build (e.g. a copy of an older dist/cutover.node.mjs).
-// Each scenario's cutover side runs in fresh child processes, alternating the two builds, and the
-// medians are compared: ratio = this build / that build (lower is better).
-// Env: BENCH_RUNS (default 7), BENCH_ONLY=name,name; the child scenarios read BENCH_MEASURE_MS.
-import { execFileSync, spawn } from 'node:child_process';
+// The same paired rounds as bench/run.mjs (bench/lib/rounds.mjs): a round runs each scenario's
+// cutover side once with each build, each in a fresh child process, the build that goes first
+// alternating; ratio = this build / that build within a round (lower is better), reported as the
+// median and quartiles over the rounds.
+// Env: BENCH_ROUNDS (default 15), BENCH_ONLY=name,name; BENCH_SCALE scales the children's op counts.
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { pairedRounds, runChild } from './lib/rounds.mjs';
+import { median, pairedRatios, spread } from './lib/stats.mjs';
 
 const at = (relative) => fileURLToPath(new URL(relative, import.meta.url));
-const [root, CHILD, REDIS] = [at('..'), at('./lib/child.mjs'), at('../scripts/redis-server.sh')];
+const REDIS = at('../scripts/redis-server.sh');
 // Every scenario with a cutover side, but those that count calls or time no cutover work.
 const NOT_TIMED = new Set(['concurrent-miss-store-calls', 'raw-promise-all']);
 const HOT_PATHS = readdirSync(at('./scenarios'))
@@ -24,28 +28,8 @@ if (!other || !existsSync(other)) {
   console.error('usage: node bench/against.mjs <path to another build’s cutover.node.mjs>');
   process.exit(2);
 }
-const RUNS = Math.max(3, Number(process.env.BENCH_RUNS ?? 7) | 0);
+const ROUNDS = Math.max(3, Number(process.env.BENCH_ROUNDS ?? 15) | 0);
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((s) => s.trim())) : null;
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-
-function runChild(scenario, env) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--expose-gc', CHILD, scenario, 'cutover'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    child.on('close', (code) => {
-      const line = out.split('\n').find((l) => l.startsWith('@@RESULT '));
-      if (code !== 0 || !line) reject(new Error(`${scenario} failed (code ${code})\n${err.slice(-1500)}`));
-      else resolve(JSON.parse(line.slice('@@RESULT '.length)).value);
-    });
-  });
-}
 
 const selected = HOT_PATHS.filter((s) => !ONLY || ONLY.has(s));
 let pidfile = null;
@@ -57,15 +41,20 @@ if (!redisUrl && selected.includes('uncached-lookup-redis')) {
 const base = { ...process.env, ...(redisUrl ? { REDIS_URL: redisUrl } : {}) };
 delete base.BENCH_CUTOVER_MODULE;
 const builds = { this: base, that: { ...base, BENCH_CUTOVER_MODULE: path.resolve(other) } };
+const f3 = (x) => (x == null ? '—' : x.toFixed(3));
 try {
-  console.log(`runs per build: ${RUNS}, median reported; ratio = this build / ${other}\n`);
-  console.log(`${'scenario'.padEnd(34)}${'this'.padStart(10)}${'that'.padStart(10)}${'ratio'.padStart(8)}`);
+  console.log(`${ROUNDS} paired rounds per scenario (the build going first alternates); this, that: medians over rounds;`);
+  console.log(`ratio = this build / ${other} per round: median (p25–p75) over rounds, lower is better\n`);
+  console.log(`${'scenario'.padEnd(38)}${'this'.padStart(10)}${'that'.padStart(10)}${'ratio (p25–p75)'.padStart(24)}`);
   for (const name of selected) {
-    const samples = { this: [], that: [] };
-    for (let i = 0; i < RUNS; i++) for (const b of ['that', 'this']) samples[b].push(await runChild(name, builds[b]));
-    const a = median(samples.this);
-    const b = median(samples.that);
-    console.log(`${name.padEnd(34)}${a.toFixed(3).padStart(10)}${b.toFixed(3).padStart(10)}${(a / b).toFixed(3).padStart(8)}`);
+    const samples = await pairedRounds({
+      sides: ['this', 'that'],
+      rounds: ROUNDS,
+      run: async (build) => (await runChild(name, 'cutover', builds[build])).value,
+    });
+    const r = spread(pairedRatios(samples.this, samples.that));
+    const cell = `${f3(r?.median)} (${f3(r?.p25)}–${f3(r?.p75)})`;
+    console.log(`${name.padEnd(38)}${f3(median(samples.this)).padStart(10)}${f3(median(samples.that)).padStart(10)}${cell.padStart(24)}`);
   }
 } finally {
   if (pidfile) execFileSync('bash', [REDIS, 'stop', pidfile]);

@@ -3,7 +3,7 @@
 // Wasm frames show as wasm-function[N] because dist/ is stripped; to see Rust names, point
 // BENCH_CUTOVER_MODULE at a copy of dist/ whose cutover_bg.wasm was optimized with names kept
 // (wasm-opt -Oz -g on wasm-bindgen's output), e.g. BENCH_CUTOVER_MODULE=/tmp/x/dist/cutover.node.mjs.
-// The measured window is 3 s by default here (BENCH_MEASURE_MS) so that startup is a small share.
+// The op counts are 8× the bench's by default here (BENCH_SCALE) so that startup is a small share.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -20,7 +20,7 @@ const dir = mkdtempSync(path.join(os.tmpdir(), 'cutover-prof-'));
 const res = spawnSync(
   process.execPath,
   ['--expose-gc', '--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=50', path.join(here, 'lib', 'child.mjs'), scenario, side],
-  { stdio: ['ignore', 'pipe', 'inherit'], env: { BENCH_MEASURE_MS: '3000', ...process.env } },
+  { stdio: ['ignore', 'pipe', 'inherit'], env: { BENCH_SCALE: '8', ...process.env } },
 );
 const line = res.stdout.toString().split('\n').find((l) => l.startsWith('@@RESULT '));
 console.log(`${scenario}/${side}: ${line ?? '(no result)'}`);

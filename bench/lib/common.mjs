@@ -6,70 +6,65 @@ export const CONTEXT = Object.freeze({ kind: 'user', key: 'user-1' });
 export const PAYLOAD = 'payload';
 export const STAGES = ['off', 'dualwrite', 'shadow', 'live', 'rampdown', 'complete'];
 
-const env = (name, dflt) => (process.env[name] ? Number(process.env[name]) : dflt);
-export const WARMUP_MS = env('BENCH_WARMUP_MS', 300);
-export const MEASURE_MS = env('BENCH_MEASURE_MS', 1000);
+// BENCH_SCALE multiplies every op count below (a quick check: 0.2; a profile: 8).
+const SCALE = process.env.BENCH_SCALE ? Number(process.env.BENCH_SCALE) : 1;
+export const scaled = (n) => Math.max(1, Math.round(n * SCALE));
+
+// The clock: nanoseconds from a monotonic source, read only at the edges of a measured window.
+const nowNs = () => process.hrtime.bigint();
+const msSince = (t0) => Number(nowNs() - t0) / 1e6;
 
 /**
- * Serial time-boxed loop: `await op(i)` one after another. Warm-up, then a GC, then batches until
- * `measureMs` has passed. Returns the mean over the whole measured window (GC pauses included,
- * so allocation pressure counts against whoever allocates).
+ * `await op(i)` one after another, a fixed number of times, so that every side and every round
+ * of a scenario does the same work: `warmupOps` untimed calls (the JIT settles), a full GC (the
+ * warm-up's garbage is not collected inside the window), `settleOps` untimed calls (a forced full
+ * GC leaves the next few thousand calls several times slower: on a loaded machine, a shadow
+ * read's first 2,000 after gc() took 50–100 µs each, against its usual 10–20 µs), a
+ * young-generation GC (the window starts with an empty nursery), then `ops` timed calls between
+ * two clock reads. The mean includes the collections
+ * during the window: allocation counts against whoever allocates. Counts are scaled by BENCH_SCALE.
  */
-export async function timeAsync(op, { warmupMs = WARMUP_MS, measureMs = MEASURE_MS, batch = 500 } = {}) {
+export async function timeAsync(op, { ops, warmupOps = ops * 0.3, settleOps = ops * 0.2 }) {
+  if (!(ops > 0)) throw new Error('timeAsync: ops is required');
+  const [n, warm, settle] = [scaled(ops), scaled(warmupOps), scaled(settleOps)];
   let i = 0;
-  const warmEnd = performance.now() + warmupMs;
-  while (performance.now() < warmEnd) for (let b = 0; b < batch; b++) await op(i++);
+  for (let k = 0; k < warm; k++) await op(i++);
   globalThis.gc?.();
-  let ops = 0;
-  const t0 = performance.now();
-  let t;
-  do {
-    for (let b = 0; b < batch; b++) await op(i++);
-    ops += batch;
-    t = performance.now();
-  } while (t - t0 < measureMs);
-  return { usPerOp: ((t - t0) * 1000) / ops, ops, ms: t - t0 };
+  for (let k = 0; k < settle; k++) await op(i++);
+  globalThis.gc?.({ type: 'minor' });
+  const t0 = nowNs();
+  for (let k = 0; k < n; k++) await op(i++);
+  const ms = msSince(t0);
+  return { usPerOp: (ms * 1000) / n, ops: n, ms };
 }
 
 /**
- * timeAsync for several ops in one process, taking turns: op a for `sliceMs`, op b for `sliceMs`,
- * … (warm-up the same way), until each op has `measureMs` of measured time. Taking turns keeps
- * machine noise (other processes, clock changes) out of their ratio; a young-generation GC before
- * every turn, outside the timed window, keeps one op's short-lived garbage from being collected in
- * another's turn (the collections during a turn count against that op). Not a full GC: a forced
- * full GC shrinks the young generation, and the ops after it run several times slower until it
- * grows back (measured: LD's shadow read 9 µs → 60-80 µs with 20 ms turns). Returns one
- * timeAsync-like result per op.
+ * timeAsync for several ops in one process, taking turns of `turnOps` calls each (op a, op b, …),
+ * `turns` measured turns per op after `warmupTurns` untimed ones, a full GC and `settleTurns`
+ * untimed ones. Taking turns keeps machine noise out of their ratio; a young-generation GC
+ * before every turn, outside the timed window, keeps one op's short-lived garbage from being
+ * collected in another's turn. Not a full GC per turn: the calls after a forced full GC run
+ * several times slower for a while (LD's shadow read 9 µs → 60-80 µs with 20 ms turns). Returns
+ * one timeAsync-like result per op. Counts are scaled by BENCH_SCALE.
  */
-export async function timeAsyncInterleaved(ops, { warmupMs = WARMUP_MS, measureMs = MEASURE_MS, sliceMs = 20, check = 5 } = {}) {
+export async function timeAsyncInterleaved(ops, { turnOps, turns, warmupTurns = turns / 2, settleTurns = turns / 5 }) {
+  const perTurn = scaled(turnOps);
   let i = 0;
   const turn = async (op) => {
     globalThis.gc?.({ type: 'minor' });
-    let n = 0;
-    const t0 = performance.now();
-    let t;
-    do {
-      for (let b = 0; b < check; b++) await op(i++);
-      n += check;
-      t = performance.now();
-    } while (t - t0 < sliceMs);
-    return { n, ms: t - t0 };
+    const t0 = nowNs();
+    for (let k = 0; k < perTurn; k++) await op(i++);
+    return msSince(t0);
   };
-  const acc = ops.map(() => ({ ops: 0, ms: 0 }));
-  for (const [window, keep] of [[warmupMs, false], [measureMs, true]]) {
-    const spent = ops.map(() => 0);
-    while (spent.some((ms) => ms < window)) {
-      for (let k = 0; k < ops.length; k++) {
-        const { n, ms } = await turn(ops[k]);
-        spent[k] += ms;
-        if (keep) {
-          acc[k].ops += n;
-          acc[k].ms += ms;
-        }
-      }
-    }
-  }
-  return acc.map((a) => ({ usPerOp: (a.ms * 1000) / a.ops, ops: a.ops, ms: a.ms }));
+  const untimed = async (count) => {
+    for (let t = 0; t < count; t++) for (const op of ops) await turn(op);
+  };
+  await untimed(Math.max(1, Math.round(warmupTurns)));
+  globalThis.gc?.();
+  await untimed(Math.max(1, Math.round(settleTurns)));
+  const ms = ops.map(() => 0);
+  for (let t = 0; t < turns; t++) for (let k = 0; k < ops.length; k++) ms[k] += await turn(ops[k]);
+  return ms.map((m) => ({ usPerOp: (m * 1000) / (perTurn * turns), ops: perTurn * turns, ms: m }));
 }
 
 export async function loadLD() {

@@ -4,6 +4,11 @@ import {
   timeAsync,
 } from './common.mjs';
 
+// Timed operations per side and round: about 0.3 s of LaunchDarkly's 7.5 µs read on a quiet
+// machine (timeAsync's warm-up and settling calls come on top: half as many again).
+export const MIGRATION_OPS = 40_000;
+const timed = { ops: MIGRATION_OPS };
+
 /** A cutover migrator over `client` with the bench's origins and comparison. */
 export function cutoverMigrator(c, client, order) {
   return new c.MigratorBuilder(client)
@@ -46,7 +51,7 @@ export async function cutoverMigration({ stage, order, op }) {
   const m = cutoverMigrator(c, c.launchDarklyClient(client), order);
   const first = await m[op](FLAG_KEY, CONTEXT, 'off', PAYLOAD);
   sanity(op, first, 'value');
-  const r = await timeAsync(() => m[op](FLAG_KEY, CONTEXT, 'off', PAYLOAD));
+  const r = await timeAsync(() => m[op](FLAG_KEY, CONTEXT, 'off', PAYLOAD), timed);
   const s = m.stats()[op];
   client.close();
   return {
@@ -62,7 +67,7 @@ export async function ldMigration({ stage, order, op, context = CONTEXT }) {
   const m = ldMigrator(ld, client, order);
   const first = await m[op](FLAG_KEY, context, ld.LDMigrationStage.Off, PAYLOAD);
   sanity(op, first, 'result');
-  const r = await timeAsync(() => m[op](FLAG_KEY, context, ld.LDMigrationStage.Off, PAYLOAD));
+  const r = await timeAsync(() => m[op](FLAG_KEY, context, ld.LDMigrationStage.Off, PAYLOAD), timed);
   client.close();
   return { value: r.usPerOp, info: { ops: r.ops } };
 }
@@ -90,7 +95,7 @@ export async function ldSdkFloor({ stage, op }) {
     const event = tracker.createEvent();
     if (event) client.trackMigration(event);
   };
-  const r = await timeAsync(once);
+  const r = await timeAsync(once, timed);
   client.close();
   return { value: r.usPerOp, info: { ops: r.ops, origins: origins.join('+'), consistency: check } };
 }
@@ -100,7 +105,8 @@ export async function cutoverFixed({ stage, order, op }) {
   const c = await loadCutover();
   const m = cutoverMigrator(c, c.fixedStage(stage), order);
   sanity(op, await m[op](FLAG_KEY, CONTEXT, 'off', PAYLOAD), 'value');
-  const r = await timeAsync(() => m[op](FLAG_KEY, CONTEXT, 'off', PAYLOAD));
+  // No LaunchDarkly side to match, and 4-5× faster: four times the calls, about as long a window.
+  const r = await timeAsync(() => m[op](FLAG_KEY, CONTEXT, 'off', PAYLOAD), { ops: 4 * MIGRATION_OPS });
   return { value: r.usPerOp, info: { ops: r.ops, byStage: m.stats()[op].byStage } };
 }
 
@@ -111,7 +117,7 @@ export async function cutoverOwnEvents({ stage, order, op, context = CONTEXT }) 
   const m = cutoverMigrator(c, client, order);
   sanity(op, await m[op](FLAG_KEY, context, 'off', PAYLOAD), 'value');
   sanityEvent(events, { stage, op, context });
-  const r = await timeAsync(() => m[op](FLAG_KEY, context, 'off', PAYLOAD));
+  const r = await timeAsync(() => m[op](FLAG_KEY, context, 'off', PAYLOAD), timed);
   const s = m.stats()[op];
   return {
     value: r.usPerOp,
@@ -153,6 +159,8 @@ export function migrationScenario(config) {
       floor:
         "LD's own SDK calls per operation through launchDarklyClient: migrationVariation, the tracker's " +
         'op/invoked/latency(/consistency) calls for this stage, createEvent, trackMigration; no origins, no orchestration',
+      // Issue 19's target for the LaunchDarkly path: met when the upper quartile of the per-round ratios is at or under it.
+      maxRatio: 0.9,
     },
     cutover: () => cutoverMigration(config),
     launchdarkly: () => ldMigration(config),
