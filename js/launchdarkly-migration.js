@@ -4,7 +4,7 @@
 // extras (originTimeoutMs, logger, meter, { signal } per operation, stats()). Events go through
 // launchDarklyClient(ldClient): LaunchDarkly's own tracker builds them.
 import { MigratorBuilder, failure, launchDarklyClient } from './migration.js';
-import { describe, isObject, OLD_FIRST, promiseOf, read } from './util.js';
+import { describe, isObject, LD_SHAPED, OLD_FIRST, promiseOf, read } from './util.js';
 
 /** LaunchDarkly's migration stages, under LaunchDarkly's names. */
 // Typed as index.d.ts's enum (a frozen object here).
@@ -100,17 +100,6 @@ function origin(config, name) {
   };
 }
 
-/** A cutover origin result `{ origin, success, value | error }` in LaunchDarkly's shape. */
-function resultOf(r) {
-  return r.success ? { origin: r.origin, success: true, result: r.value } : { origin: r.origin, success: false, error: r.error };
-}
-
-function writeResultOf(r) {
-  const out = { authoritative: resultOf(r.authoritative) };
-  if (r.nonAuthoritative !== undefined) out.nonAuthoritative = resultOf(r.nonAuthoritative);
-  return out;
-}
-
 /** What createMigration returns: LaunchDarkly's LDMigration, plus stats(). */
 class LDMigration {
   #migrator;
@@ -119,10 +108,10 @@ class LDMigration {
   }
   /** `options`: `{ signal }` (cutover's); aborting rejects with the signal's reason. */
   read(key, context, defaultStage, payload, options) {
-    return this.#migrator.read(key, context, defaultStage, payload, options).then(resultOf);
+    return this.#migrator[LD_SHAPED](false, key, context, defaultStage, payload, options);
   }
   write(key, context, defaultStage, payload, options) {
-    return this.#migrator.write(key, context, defaultStage, payload, options).then(writeResultOf);
+    return this.#migrator[LD_SHAPED](true, key, context, defaultStage, payload, options);
   }
   stats() {
     return this.#migrator.stats();

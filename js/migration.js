@@ -3,7 +3,7 @@ import * as wasm from './wasm/cutover.js';
 import { Hint } from './wasm/cutover.js';
 import { stage } from './bridge/answers.js';
 import { instrumentsOf, MIGRATION } from './metrics.js';
-import { describe, INNER, OLD_FIRST, read } from './util.js';
+import { describe, INNER, LD_SHAPED, OLD_FIRST, read } from './util.js';
 
 // Looked up on first use: with the web entry the wasm is initialised after this module loads.
 let failureBrand;
@@ -50,14 +50,26 @@ function hints(flagKey, defaultStage, signal) {
   return stage(defaultStage) | same | (signal === undefined ? 0 : Hint.Signal);
 }
 
-/** An operation's caller side, handed to the wasm as one argument (src/js/migrator.rs, run). */
+/**
+ * An operation's caller side, handed to the wasm as one argument (src/js/migrator.rs, run):
+ * the promise's functions, the caller's signal, and whether the result takes LaunchDarkly's
+ * shape (createMigration's `result` for `value`: js/bridge/results.js builds it once).
+ */
 class Pending {
-  constructor(resolve, reject, signal) {
+  constructor(resolve, reject, signal, launchDarklyShape) {
     this.resolve = resolve;
     this.reject = reject;
     this.signal = signal;
+    this.launchDarklyShape = launchDarklyShape;
   }
 }
+
+/** Which operation a migrator runs, and in which shape it resolves. */
+const READ = Object.freeze({ write: false, launchDarklyShape: false });
+const WRITE = Object.freeze({ write: true, launchDarklyShape: false });
+/** createMigration's operations (js/launchdarkly-migration.js), run through `migrator[LD_SHAPED]`. */
+const LD_READ = Object.freeze({ write: false, launchDarklyShape: true });
+const LD_WRITE = Object.freeze({ write: true, launchDarklyShape: true });
 
 class Migrator {
   #inner;
@@ -66,16 +78,21 @@ class Migrator {
     this.#inner = inner;
   }
   read(flagKey, context, defaultStage, payload, options) {
-    return this.#run(0, flagKey, context, defaultStage, payload, options);
+    return this.#run(READ, flagKey, context, defaultStage, payload, options);
   }
   write(flagKey, context, defaultStage, payload, options) {
-    return this.#run(Hint.Write, flagKey, context, defaultStage, payload, options);
+    return this.#run(WRITE, flagKey, context, defaultStage, payload, options);
+  }
+  /** `write` false/true: read/write, resolving in LaunchDarkly's result shape. */
+  [LD_SHAPED](write, flagKey, context, defaultStage, payload, options) {
+    return this.#run(write ? LD_WRITE : LD_READ, flagKey, context, defaultStage, payload, options);
   }
   #run(operation, flagKey, context, defaultStage, payload, options) {
     return new Promise((resolve, reject) => {
       const signal = signalOf(options); // before hints(): a throw here must not move lastFlagKey
-      const hinted = hints(flagKey, defaultStage, signal) | operation;
-      this.#inner.run(flagKey, hinted, context, defaultStage, payload, new Pending(resolve, reject, signal));
+      const hinted = hints(flagKey, defaultStage, signal) | (operation.write ? Hint.Write : 0);
+      const pending = new Pending(resolve, reject, signal, operation.launchDarklyShape);
+      this.#inner.run(flagKey, hinted, context, defaultStage, payload, pending);
     });
   }
   stats() {

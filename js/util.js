@@ -2,6 +2,8 @@
 // the measurement encodings and argument descriptions for error messages.
 
 export const INNER = Symbol('cutover.inner');
+/** Migrator's internal entry for createMigration: operations resolving in LaunchDarkly's result shape. */
+export const LD_SHAPED = Symbol('cutover.ldShaped');
 /** MigratorBuilder's internal switch to old-first reads (LaunchDarkly's Fixed ordering; no public order string). */
 export const OLD_FIRST = Symbol('cutover.oldFirst');
 /** `target[key]`, or undefined when reading it throws. */

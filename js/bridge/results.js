@@ -3,12 +3,14 @@
 import { Side } from '../wasm/cutover.js';
 import { originNames } from './names.js';
 
-/** `{ origin, success, value | error }` for a `Side`. */
-function result(side, payload) {
+/**
+ * `{ origin, success, value | error }` for a `Side`; in LaunchDarkly's shape (createMigration),
+ * `result` for `value`.
+ */
+function result(side, payload, launchDarklyShape) {
   const origin = originNames[side === Side.OldSucceeded || side === Side.OldFailed ? 0 : 1];
-  return side === Side.OldSucceeded || side === Side.NewSucceeded
-    ? { origin, success: true, value: payload }
-    : { origin, success: false, error: payload };
+  if (side === Side.OldFailed || side === Side.NewFailed) return { origin, success: false, error: payload };
+  return launchDarklyShape ? { origin, success: true, result: payload } : { origin, success: true, value: payload };
 }
 
 /**
@@ -17,7 +19,7 @@ function result(side, payload) {
  * @param {unknown} payload
  */
 export function resolveRead(pending, side, payload) {
-  pending.resolve(result(side, payload));
+  pending.resolve(result(side, payload, pending.launchDarklyShape));
 }
 
 /**
@@ -28,9 +30,10 @@ export function resolveRead(pending, side, payload) {
  * @param {unknown} secondPayload
  */
 export function resolveWrite(pending, first, payload, second, secondPayload) {
-  const authoritative = result(first, payload);
+  const shape = pending.launchDarklyShape;
+  const authoritative = result(first, payload, shape);
   if (second === Side.None) return pending.resolve({ authoritative });
-  pending.resolve({ authoritative, nonAuthoritative: result(second, secondPayload) });
+  pending.resolve({ authoritative, nonAuthoritative: result(second, secondPayload, shape) });
 }
 
 /**

@@ -37,7 +37,6 @@ pub struct ServedEvaluation<V> {
 }
 
 impl<V: HostValue> ServedEvaluation<V> {
-    /// A bare stage with nothing else known (a client that returned a plain string).
     /// What a tracker keeps of this answer when it serves `value` (ratios default to 1).
     pub fn evaluation(&self, value: Stage, default: Stage) -> Evaluation<V> {
         Evaluation {
@@ -51,6 +50,7 @@ impl<V: HostValue> ServedEvaluation<V> {
         }
     }
 
+    /// A bare stage with nothing else known (a client that returned a plain string).
     pub fn stage(value: Option<Stage>) -> Self {
         ServedEvaluation {
             value,
