@@ -15,7 +15,7 @@ use super::delegation::{JsExternalTracker, TRACKER_METHODS};
 use super::event::send_own_event;
 use super::flag_key::flag_key_js;
 use super::intern::intern;
-use super::promise::{answered, Wait};
+use super::promise::{answered, wait};
 use super::record;
 use super::stage::stage_at;
 use super::value::{finite_f64, got, integer_f64, method};
@@ -126,7 +126,7 @@ fn served_from_code(code: u32, id: u32) -> Result<ServedEvaluation<JsValue>, JsV
 
 /// Reads an evaluation object the caller built by hand (`new OpTracker(…, evaluation, …)`).
 pub fn served_from(answer: &JsValue) -> ServedEvaluation<JsValue> {
-    let wait = Wait::new();
+    let wait = wait();
     let id = wait.id();
     let code = bridge::read_answer(answer, id);
     wait.release();
@@ -135,7 +135,7 @@ pub fn served_from(answer: &JsValue) -> ServedEvaluation<JsValue> {
 
 impl MigrationClient<JsValue> for JsClient {
     fn migration_variation(&self, flag_key: &std::rc::Rc<str>, context: &JsValue, default: Stage) -> Asked<JsValue> {
-        let mut wait = Wait::new();
+        let mut wait = wait();
         let id = wait.id();
         let key = flag_key_js(flag_key);
         let code = bridge::ask_client(&self.target, &key, context, intern(default.as_str()), id);

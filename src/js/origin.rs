@@ -9,7 +9,7 @@ use wasm_bindgen::JsCast;
 
 use super::bridge;
 use super::codes::Check;
-use super::promise::Wait;
+use super::promise::{both, wait};
 use super::signal::{dom_exception, AbortController, AbortSignal};
 use super::value::{failure_brand, got};
 use crate::error::Error;
@@ -75,7 +75,7 @@ impl OriginFn<JsValue> for JsOrigin {
         } else {
             (self.idle_signal.clone(), None)
         };
-        let mut wait = Wait::new();
+        let mut wait = wait();
         let none = JsValue::UNDEFINED;
         bridge::call_origin(&self.f, payload.unwrap_or(&none), &signal, wait.id());
         let outcome = match wait.take_report() {
@@ -100,11 +100,11 @@ impl OriginFn<JsValue> for JsOrigin {
         payload: Option<&JsValue>,
     ) -> Option<LocalBoxFuture<'static, [Timed<JsValue>; 2]>> {
         let other = other.handle()?;
-        let wait = Wait::new();
+        let wait = wait();
         let none = JsValue::UNDEFINED;
         bridge::call_both(&self.f, other, payload.unwrap_or(&none), &self.idle_signal, wait.id());
         let timed = |(settled, ms): (Result<JsValue, JsValue>, f64)| (settled, Some(ms));
-        Some(wait.both().map(move |[first, second]| [timed(first), timed(second)]).boxed_local())
+        Some(both(wait).map(move |[first, second]| [timed(first), timed(second)]).boxed_local())
     }
 }
 

@@ -12,8 +12,6 @@
 
 use std::cell::RefCell;
 use std::future::Future;
-use std::pin::Pin;
-use std::task::{Context, Poll, Waker};
 
 use futures::future::LocalBoxFuture;
 use futures::FutureExt;
@@ -21,6 +19,7 @@ use js_sys::Function;
 
 use super::bridge;
 use super::codes::{Answer, Pair};
+use crate::util::slots::{self, Slots};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -38,40 +37,17 @@ pub struct Report {
     second: Option<(JsResult, f64)>,
 }
 
-/// One waiting slot. Slots live in one table, not behind a pointer each: an operation waits on
-/// a few promises, and an allocation per wait measured as a tenth of a fixed-stage read.
-enum Slot {
-    Free,
-    /// A `Wait` holds it; the report lands here.
-    Waiting {
-        report: Option<Report>,
-        waker: Option<Waker>,
-    },
-    /// Its `Wait` was dropped; the id is freed when the report arrives.
-    Abandoned,
-}
-
-#[derive(Default)]
-struct Pending {
-    /// An id is freed only when its report arrived or none can come, so it is never reused
-    /// while JavaScript may still report on it.
-    slots: Vec<Slot>,
-    free: Vec<u32>,
-}
-
 thread_local! {
-    static PENDING: RefCell<Pending> = RefCell::default();
+    /// The slots the bridge reports to (the table and its rules: `crate::util::slots`).
+    static SLOTS: RefCell<Slots<Report>> = const { RefCell::new(Slots::new()) };
 }
 
-impl Pending {
-    fn release(&mut self, id: u32) {
-        if let Some(slot) = self.slots.get_mut(id as usize) {
-            if !matches!(slot, Slot::Free) {
-                *slot = Slot::Free;
-                self.free.push(id);
-            }
-        }
-    }
+/// A wait for one report from the bridge.
+pub type Wait = slots::Wait<Report>;
+
+/// A new waiting slot; its id is what the bridge reports to.
+pub fn wait() -> Wait {
+    Wait::new(&SLOTS)
 }
 
 impl Report {
@@ -116,162 +92,30 @@ pub fn deliver_both(id: u32, succeeded: u32, value: JsValue, ms: f64, value2: Js
     report(id, Report { outcome: first, ms, answer: Answer::NotAStage as u32, second: Some((second, ms2)) });
 }
 
-/// Puts `delivered` in slot `id` and wakes its task.
-pub fn report(id: u32, delivered: Report) {
-    let waker = PENDING.with(|p| {
-        let mut p = p.borrow_mut();
-        match p.slots.get_mut(id as usize) {
-            Some(Slot::Waiting { report, waker }) => {
-                *report = Some(delivered);
-                waker.take()
-            }
-            // Its operation is gone (aborted, timed out): the outcome is dropped.
-            Some(Slot::Abandoned) => {
-                p.release(id);
-                None
-            }
-            _ => None,
-        }
-    });
-    if let Some(waker) = waker {
-        waker.wake();
-    }
+/// Puts `delivered` in slot `id` and wakes its task (an outcome whose operation is gone is dropped).
+fn report(id: u32, delivered: Report) {
+    slots::deliver(&SLOTS, id, delivered);
 }
 
-/// A future for one report to slot `id`. Dropped before the report, it runs its cleanup
-/// (stopping a timer, removing a listener); the slot's id stays taken until the report arrives
-/// (a promise settles when it settles, an abort relay already under way still reports), unless
-/// the cleanup rules a report out (a stopped timer), so an id is never reused while JavaScript
-/// may still report on it.
-pub struct Wait {
-    id: u32,
-    done: bool,
-    /// Returns whether it ruled out a later report (then the id may be reused at once).
-    cleanup: Option<Box<dyn FnOnce() -> bool>>,
+/// Both outcomes of a `deliverBoth` report (a single report's second outcome reads as a failure
+/// with undefined).
+pub fn both(wait: Wait) -> impl Future<Output = [(JsResult, f64); 2]> {
+    wait.map(|r| {
+        let second = r.second.unwrap_or((Err(JsValue::UNDEFINED), f64::NAN));
+        [(r.outcome, r.ms), second]
+    })
 }
 
-impl Wait {
-    /// A new waiting slot; its id is what the bridge reports to.
-    pub fn new() -> Self {
-        let waiting = Slot::Waiting { report: None, waker: None };
-        let id = PENDING.with(|p| {
-            let mut p = p.borrow_mut();
-            match p.free.pop() {
-                Some(id) => {
-                    if let Some(slot) = p.slots.get_mut(id as usize) {
-                        *slot = waiting;
-                    }
-                    id
-                }
-                None => {
-                    p.slots.push(waiting);
-                    u32::try_from(p.slots.len() - 1).unwrap_or(u32::MAX)
-                }
-            }
-        });
-        Wait { id, done: false, cleanup: None }
-    }
-
-    pub fn id(&self) -> u32 {
-        self.id
-    }
-
-    /// Runs `cleanup` if this wait is dropped before its report arrives; it returns whether it
-    /// ruled out a later report (a stopped timer, a relay removed before it fired).
-    pub fn on_cancel(mut self, cleanup: impl FnOnce() -> bool + 'static) -> Self {
-        self.cleanup = Some(Box::new(cleanup));
-        self
-    }
-
-    /// Gives the slot up when nothing reported or will report to it (the bridge answered
-    /// synchronously by other means).
-    pub fn release(mut self) {
-        self.done = true;
-        PENDING.with(|p| p.borrow_mut().release(self.id));
-    }
-
-    /// Both outcomes of a `deliverBoth` report (a single report's second outcome reads as a
-    /// failure with undefined).
-    pub fn both(mut self) -> impl Future<Output = [(JsResult, f64); 2]> {
-        futures::future::poll_fn(move |cx| match self.take_report() {
-            Some(r) => {
-                let second = r.second.unwrap_or((Err(JsValue::UNDEFINED), f64::NAN));
-                Poll::Ready([(r.outcome, r.ms), second])
-            }
-            None => {
-                self.register(cx);
-                Poll::Pending
-            }
-        })
-    }
-
-    fn register(&self, cx: &Context<'_>) {
-        PENDING.with(|p| {
-            if let Some(Slot::Waiting { waker, .. }) = p.borrow_mut().slots.get_mut(self.id as usize) {
-                match waker {
-                    Some(w) if w.will_wake(cx.waker()) => {}
-                    _ => *waker = Some(cx.waker().clone()),
-                }
-            }
-        });
-    }
-
-    /// The report, if it already arrived (a bridge call that reported synchronously).
-    pub fn take_report(&mut self) -> Option<Report> {
-        let report = PENDING.with(|p| {
-            let mut p = p.borrow_mut();
-            let report = match p.slots.get_mut(self.id as usize) {
-                Some(Slot::Waiting { report, .. }) => report.take(),
-                _ => None,
-            }?;
-            p.release(self.id);
-            Some(report)
-        })?;
-        self.done = true;
-        Some(report)
-    }
-
-    /// The outcome alone.
-    pub fn outcome(self) -> impl Future<Output = JsResult> {
-        self.map(|report| report.outcome)
-    }
-}
-
-impl Future for Wait {
-    type Output = Report;
-    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Report> {
-        if let Some(report) = self.take_report() {
-            return Poll::Ready(report);
-        }
-        self.register(cx);
-        Poll::Pending
-    }
-}
-
-impl Drop for Wait {
-    fn drop(&mut self) {
-        if self.done {
-            return;
-        }
-        let silenced = self.cleanup.take().is_some_and(|cleanup| cleanup());
-        let id = self.id;
-        PENDING.with(|p| {
-            let mut p = p.borrow_mut();
-            let reported = matches!(p.slots.get(id as usize), Some(Slot::Waiting { report: Some(_), .. }));
-            if silenced || reported {
-                p.release(id);
-            } else if let Some(slot) = p.slots.get_mut(id as usize) {
-                *slot = Slot::Abandoned;
-            }
-        });
-    }
+/// The outcome alone.
+pub fn outcome_of(wait: Wait) -> impl Future<Output = JsResult> {
+    wait.map(|report| report.outcome)
 }
 
 /// Resolves after `ms` through the bridge's `setTimeout` (unref'd when `unref`): one plain
 /// call to start, stopped if dropped first.
 pub fn sleep(ms: f64, unref: bool) -> LocalBoxFuture<'static, ()> {
     let ms = if ms.is_finite() { ms.ceil().max(0.0).min(f64::from(i32::MAX)) as i32 } else { i32::MAX };
-    let wait = Wait::new();
+    let wait = wait();
     let handle = bridge::start_timer(ms, wait.id(), unref);
     wait.on_cancel(move || {
         bridge::stop_timer(&handle);
@@ -283,9 +127,9 @@ pub fn sleep(ms: f64, unref: bool) -> LocalBoxFuture<'static, ()> {
 
 /// Awaits `value` if it is a promise or thenable; otherwise it is the result at once.
 pub fn awaited(value: JsValue) -> LocalBoxFuture<'static, JsResult> {
-    let wait = Wait::new();
+    let wait = wait();
     if bridge::await_value(&value, wait.id()) {
-        return wait.outcome().boxed_local();
+        return outcome_of(wait).boxed_local();
     }
     wait.release();
     futures::future::ready(Ok(value)).boxed_local()

@@ -4,7 +4,7 @@ use futures::FutureExt;
 use wasm_bindgen::prelude::*;
 
 use super::bridge;
-use super::promise::Wait;
+use super::promise::wait;
 use crate::migration::AbortFuture;
 
 #[wasm_bindgen]
@@ -58,7 +58,7 @@ pub fn abort_future(signal: AbortSignal) -> AbortFuture<JsValue> {
         let reason = abort_reason(&signal);
         return async move { reason }.boxed_local();
     }
-    let wait = Wait::new();
+    let wait = wait();
     let listener = bridge::on_abort(&signal, wait.id());
     if listener.is_undefined() {
         // A signal that refuses listeners can never be seen to abort.

@@ -3,6 +3,7 @@
 pub mod number;
 pub mod random;
 pub mod shared_future;
+pub mod slots;
 pub mod sort;
 pub mod task;
 pub mod text;
