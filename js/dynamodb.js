@@ -3,7 +3,7 @@
 // caller passes its client and its GetItemCommand class.
 import * as wasm from './wasm/cutover.js';
 import { bridge } from './bridge.js';
-import { nativeStore } from './segments.js';
+import { nativeStoreObject } from './segments.js';
 import { describe } from './util.js';
 
 /**
@@ -12,13 +12,7 @@ import { describe } from './util.js';
  */
 export function dynamoDbBigSegmentStore(host, storeOptions) {
   bridge();
-  const inner = new wasm.WasmDynamoDbStore(host, storeOptions);
-  const store = Object.freeze({
-    getMetadata: () => inner.getMetadata(),
-    getMembership: (contextHash) => new Promise((resolve, reject) => inner.getMembership(contextHash, resolve, reject)),
-    close() {},
-  });
-  return nativeStore(store, () => wasm.offerDynamoDbStore(inner, store));
+  return nativeStoreObject(wasm.NativeStore.dynamoDb(host, storeOptions));
 }
 
 /** @aws-sdk/client-dynamodb v3: `client.send(new GetItemCommand(input))`. */
