@@ -10,7 +10,7 @@ use super::host_data::call_host;
 use super::native_store::prefix_option;
 use super::value::{get, got, method, set, type_error};
 use crate::segments::dynamodb::{DynamoDbHost, DynamoDbStore, GetItemRequest, PARTITION_KEY, SORT_KEY};
-use crate::segments::host_data::HostData;
+use crate::segments::host_data::{HostData, Select};
 
 const NAME: &str = "dynamoDbBigSegmentStore";
 
@@ -41,8 +41,8 @@ fn input_of(request: &GetItemRequest) -> JsValue {
 impl DynamoDbHost for JsDynamoDbHost {
     type Error = JsValue;
 
-    fn get_item(&self, request: GetItemRequest) -> LocalBoxFuture<'static, Result<HostData, JsValue>> {
-        call_host(&self.get_item, &self.target, &input_of(&request))
+    fn get_item(&self, request: GetItemRequest, reads: Select) -> LocalBoxFuture<'static, Result<HostData, JsValue>> {
+        call_host(&self.get_item, &self.target, &input_of(&request), reads)
     }
 }
 

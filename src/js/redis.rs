@@ -8,6 +8,7 @@ use wasm_bindgen::JsCast;
 use super::host_data::call_host;
 use super::native_store::prefix_option;
 use super::value::{got, method, type_error};
+use crate::segments::host_data::Select;
 use crate::segments::redis::{RedisHost, RedisStore, Reply};
 
 const NAME: &str = "redisBigSegmentStore";
@@ -42,12 +43,12 @@ impl RedisHost for JsRedisHost {
     type Error = JsValue;
 
     fn command(&self, args: Vec<String>) -> Reply<JsValue> {
-        call_host(&self.command, &self.target, &strings(&args))
+        call_host(&self.command, &self.target, &strings(&args), Select::All)
     }
 
     fn pipeline(&self, commands: Vec<Vec<String>>) -> Option<Reply<JsValue>> {
         let commands: Array = commands.iter().map(|c| JsValue::from(strings(c))).collect();
-        Some(call_host(self.pipeline.as_ref()?, &self.target, &commands))
+        Some(call_host(self.pipeline.as_ref()?, &self.target, &commands, Select::All))
     }
 }
 

@@ -15,7 +15,7 @@
 use futures::future::LocalBoxFuture;
 use futures::FutureExt;
 
-use super::host_data::HostData;
+use super::host_data::{HostData, Select};
 use super::schema_store::{membership_of, Answer, MembershipEntries, SchemaStore, StoreError};
 use super::store::StoreMetadata;
 use crate::host::HostValue;
@@ -38,10 +38,19 @@ pub struct GetItemRequest {
     pub key: String,
 }
 
-/// Sends `GetItem` to DynamoDB and answers its output.
+/// What a query reads of `GetItem`'s output: the item's attributes named, each in full.
+const METADATA_READS: Select = Select::Fields(&[("Item", Select::Fields(&[(ATTR_SYNCHRONIZED_ON, Select::All)]))]);
+const MEMBERSHIP_READS: Select =
+    Select::Fields(&[("Item", Select::Fields(&[(ATTR_INCLUDED, Select::All), (ATTR_EXCLUDED, Select::All)]))]);
+
+/// Sends `GetItem` to DynamoDB and answers its output, of which the store reads `reads`.
 pub trait DynamoDbHost {
     type Error: HostValue;
-    fn get_item(&self, request: GetItemRequest) -> LocalBoxFuture<'static, Result<HostData, Self::Error>>;
+    fn get_item(
+        &self,
+        request: GetItemRequest,
+        reads: Select,
+    ) -> LocalBoxFuture<'static, Result<HostData, Self::Error>>;
 }
 
 /// An attribute value the schema reads.
@@ -185,9 +194,11 @@ impl<H: DynamoDbHost> DynamoDbStore<H> {
         &self,
         namespace: String,
         key: String,
+        reads: Select,
         read: impl FnOnce(Option<&HostData>) -> Result<T, String> + 'static,
     ) -> Answer<T, H::Error> {
-        let output = self.host.get_item(GetItemRequest { table_name: self.table_name.clone(), namespace, key });
+        let request = GetItemRequest { table_name: self.table_name.clone(), namespace, key };
+        let output = self.host.get_item(request, reads);
         output
             .map(|output| {
                 let output = output.map_err(StoreError::Host)?;
@@ -202,7 +213,7 @@ impl<H: DynamoDbHost> SchemaStore for DynamoDbStore<H> {
 
     /// A missing metadata item, or one without `synchronizedOn`, means never synchronized.
     fn metadata(&self) -> Answer<StoreMetadata, H::Error> {
-        self.read_item(self.metadata_key.clone(), self.metadata_key.clone(), |item| {
+        self.read_item(self.metadata_key.clone(), self.metadata_key.clone(), METADATA_READS, |item| {
             let last = item.map(parse_synchronized_on).transpose()?.flatten();
             Ok(StoreMetadata { last_up_to_date: last })
         })
@@ -210,7 +221,7 @@ impl<H: DynamoDbHost> SchemaStore for DynamoDbStore<H> {
 
     /// A missing item is no data (`None`); an item with neither set is the empty membership.
     fn membership(&self, context_hash: &str) -> Answer<Option<MembershipEntries>, H::Error> {
-        self.read_item(self.user_namespace.clone(), context_hash.to_string(), |item| {
+        self.read_item(self.user_namespace.clone(), context_hash.to_string(), MEMBERSHIP_READS, |item| {
             let Some(item) = item else { return Ok(None) };
             let included = string_set(item, ATTR_INCLUDED)?;
             let excluded = string_set(item, ATTR_EXCLUDED)?;
@@ -242,7 +253,11 @@ mod tests {
 
     impl DynamoDbHost for Host {
         type Error = TestValue;
-        fn get_item(&self, request: GetItemRequest) -> LocalBoxFuture<'static, Result<HostData, TestValue>> {
+        fn get_item(
+            &self,
+            request: GetItemRequest,
+            reads: Select,
+        ) -> LocalBoxFuture<'static, Result<HostData, TestValue>> {
             let item = self.0.items.get(&(request.namespace.clone(), request.key.clone())).cloned();
             let metadata = map(&[("httpStatusCode", Number(200.0))]);
             let output = item.map_or_else(
@@ -252,10 +267,33 @@ mod tests {
             self.0.requests.borrow_mut().push(request);
             let r = match &self.0.fail {
                 Some(e) => Err(TestValue::Text(e.clone())),
-                None => Ok(self.0.output.clone().unwrap_or(output)),
+                None => Ok(selected(&self.0.output.clone().unwrap_or(output), reads)),
             };
             async move { r }.boxed_local()
         }
+    }
+
+    /// What the bindings convert of `data` for `select`: the named fields of maps, or all.
+    fn selected(data: &HostData, select: Select) -> HostData {
+        match (data, select) {
+            (Map(_), Select::Fields(fields)) => {
+                Map(fields.iter().map(|(name, inner)| (name.to_string(), selected(data.field(name), *inner))).collect())
+            }
+            (List(items), select) => List(items.iter().map(|item| selected(item, select)).collect()),
+            (other, _) => other.clone(),
+        }
+    }
+
+    #[test]
+    fn queries_read_only_the_attributes_they_parse() {
+        let output = map(&[
+            ("$metadata", map(&[("requestId", Text("r".into()))])),
+            ("Item", map(&[("key", Text("h".into())), ("included", ss(&["a.g1"])), ("synchronizedOn", Null)])),
+        ]);
+        let read = |select| selected(&output, select);
+        let item = |attrs: &[(&str, HostData)]| map(&[("Item", map(attrs))]);
+        assert_eq!(read(MEMBERSHIP_READS), item(&[("included", ss(&["a.g1"])), ("excluded", HostData::Absent)]));
+        assert_eq!(read(METADATA_READS), item(&[("synchronizedOn", Null)]));
     }
 
     fn map(entries: &[(&str, HostData)]) -> HostData {

@@ -19,6 +19,14 @@ pub enum HostData {
     Other(String),
 }
 
+/// Which parts of an answer a store reads, so that the bindings convert no more than that: every
+/// entry of the maps (`All`), or only the named fields of a map, each with its own selection.
+#[derive(Clone, Copy, Debug)]
+pub enum Select {
+    All,
+    Fields(&'static [(&'static str, Select)]),
+}
+
 static ABSENT: HostData = HostData::Absent;
 
 impl HostData {

@@ -8,6 +8,7 @@ use futures::FutureExt;
 
 use super::dynamodb::{DynamoDbHost, DynamoDbStore, GetItemRequest};
 use super::host_data::HostData::{self, List, Map, Number, Text};
+use super::host_data::Select;
 use super::redis::{RedisHost, RedisStore, Reply};
 use super::schema_store::{MembershipEntries, SchemaStore, StoreError};
 use super::*;
@@ -56,7 +57,7 @@ struct Dynamo(Answers<GetItemRequest>);
 
 impl DynamoDbHost for Dynamo {
     type Error = TestValue;
-    fn get_item(&self, request: GetItemRequest) -> LocalBoxFuture<'static, Result<HostData, TestValue>> {
+    fn get_item(&self, request: GetItemRequest, _: Select) -> LocalBoxFuture<'static, Result<HostData, TestValue>> {
         let output = (self.0)(&request);
         async move { Ok(output) }.boxed_local()
     }
