@@ -1,4 +1,5 @@
-// Big Segments: the store manager, its status provider and the Redis store.
+// Big Segments: the store manager, its status provider, and the frozen store objects over the
+// Rust stores (the Redis store here; js/dynamodb.js makes the DynamoDB one).
 import * as wasm from './wasm/cutover.js';
 import { bridge } from './bridge.js';
 import { now } from './bridge-calls.js';

@@ -55,8 +55,12 @@ impl RedisHost for JsRedisHost {
 /// The store over `host`; `options` is undefined, null or `{ prefix? }`.
 pub fn store(host: &JsValue, options: &JsValue) -> Result<RedisStore<JsRedisHost>, JsValue> {
     let host = JsRedisHost::from_js(host)?;
-    if !(options.is_undefined() || options.is_null() || options.is_object()) {
+    let prefix = if options.is_undefined() || options.is_null() {
+        None
+    } else if options.is_object() {
+        prefix_option(options, NAME)?
+    } else {
         return Err(type_error(&format!("{NAME}: options must be an object, {}", got(options))));
-    }
-    Ok(RedisStore::new(host, prefix_option(options, NAME)?.as_deref()))
+    };
+    Ok(RedisStore::new(host, prefix.as_deref()))
 }
