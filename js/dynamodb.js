@@ -2,7 +2,7 @@
 // and the host adapter for the AWS SDK for JavaScript v3. cutover never imports the SDK: the
 // caller passes its client and its GetItemCommand class.
 import * as wasm from './wasm/cutover.js';
-import { nativeStore } from './segments.js';
+import { nativeStoreObject } from './segments.js';
 import { describe } from './util.js';
 
 /**
@@ -10,13 +10,7 @@ import { describe } from './util.js';
  * GetItem per membership query and per metadata read, through `host.getItem(input)`.
  */
 export function dynamoDbBigSegmentStore(host, storeOptions) {
-  const inner = new wasm.WasmDynamoDbStore(host, storeOptions);
-  const store = Object.freeze({
-    getMetadata: () => inner.getMetadata(),
-    getMembership: (contextHash) => new Promise((resolve, reject) => inner.getMembership(contextHash, resolve, reject)),
-    close() {},
-  });
-  return nativeStore(store, () => wasm.offerDynamoDbStore(inner, store));
+  return nativeStoreObject(wasm.NativeStore.dynamoDb(host, storeOptions));
 }
 
 /** @aws-sdk/client-dynamodb v3: `client.send(new GetItemCommand(input))`. */

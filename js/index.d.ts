@@ -456,7 +456,8 @@ export interface DynamoDbHost {
  * `synchronizedOn` in epoch ms) and one item per context in namespace `big_segments_user` keyed
  * by the context hash, with the string sets `included` and `excluded` (include wins). `prefix`
  * is prepended as `prefix:` to the namespaces (none by default, also when ''). One GetItem per
- * membership query and per metadata read (consistent reads).
+ * membership query and per metadata read (consistent reads). An output or attribute of any other
+ * shape (an `Item` that is not a map, `included` that is not a string set, …) fails the query.
  *
  * @throws TypeError when `host` has no getItem method, `options.tableName` is not a string or
  *   `options.prefix` is neither a string nor undefined; RangeError when the table name is not a
@@ -488,10 +489,11 @@ export interface LaunchDarklyBigSegmentStore {
 /**
  * The value of `@launchdarkly/node-server-sdk`'s `bigSegments.store` option: a factory that the
  * SDK calls with its client context (whose logger reports a failing `close()`), over any cutover
- * store — `redisBigSegmentStore` on any client, or a store written in JavaScript. The store's
- * methods are looked up at each call; a throw or rejection reaches the SDK as a rejection (its
- * status becomes `STORE_ERROR`). A `redisBigSegmentStore` is queried directly: one Redis round
- * trip per membership query, where LaunchDarkly's own Redis store needs two. LaunchDarkly's SDK
+ * store — `redisBigSegmentStore` on any client, `dynamoDbBigSegmentStore`, or a store written in
+ * JavaScript. The store's methods are looked up at each call; a throw or rejection reaches the SDK
+ * as a rejection (its status becomes `STORE_ERROR`). A `redisBigSegmentStore` or
+ * `dynamoDbBigSegmentStore` is queried directly (its answers handed on without a copy): one Redis
+ * round trip per membership query, where LaunchDarkly's own Redis store needs two. LaunchDarkly's SDK
  * bounds no store call, so the adapter does: a call slower than `queryTimeoutMs` (default 10000)
  * rejects with a `DOMException` named 'TimeoutError' (an evaluation's status is then `STORE_ERROR`).
  *

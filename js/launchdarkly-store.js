@@ -3,7 +3,7 @@
 // cutover store (redisBigSegmentStore over any client, a JavaScript store, …) in LaunchDarkly's
 // interface: getMetadata() → { lastUpToDate? } | undefined, getUserMembership(hash) → object |
 // undefined, close(). Store failures reach the SDK as rejections (it marks the store unavailable).
-import { redisStoreOf } from './segments.js';
+import { nativeStoreOf } from './segments.js';
 import { describe, promiseOf, read } from './util.js';
 
 const NAME = 'launchDarklyBigSegmentStore';
@@ -131,19 +131,19 @@ function closeStore(store, logger) {
 
 /** The LaunchDarkly store for one SDK client over `store` (its methods looked up at each call). */
 function adapter(store, clientContext, timeoutMs) {
-  // A redisBigSegmentStore object is frozen: its Rust store is queried directly (one round trip),
-  // and its answers are fresh objects of ours, handed on without a copy.
-  const redis = redisStoreOf(store);
+  // A redisBigSegmentStore or dynamoDbBigSegmentStore object is frozen: its Rust store is queried
+  // directly (one round trip), and its answers are fresh objects of ours, handed on without a copy.
+  const native = nativeStoreOf(store);
   const logger = loggerOf(clientContext);
   let closed = false;
   return Object.freeze({
     async getMetadata() {
-      const query = redis ? redis.getMetadata() : callStore(store, ['getMetadata'], []);
+      const query = native ? native.getMetadata() : callStore(store, ['getMetadata'], []);
       return metadataOf(await settled(bounded(query, timeoutMs)));
     },
     async getUserMembership(userHash) {
-      if (redis) {
-        const query = new Promise((resolve, reject) => redis.getMembership(userHash, resolve, reject));
+      if (native) {
+        const query = new Promise((resolve, reject) => native.getMembership(userHash, resolve, reject));
         const found = await settled(bounded(query, timeoutMs));
         return found === null || found === undefined ? undefined : Object.freeze(found);
       }

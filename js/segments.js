@@ -1,4 +1,5 @@
-// Big Segments: the store manager, its status provider and the Redis store.
+// Big Segments: the store manager, its status provider, and the frozen store objects over the
+// Rust stores (the Redis store here; js/dynamodb.js makes the DynamoDB one).
 import * as wasm from './wasm/cutover.js';
 import { now } from './bridge/waiting.js';
 import { BIG_SEGMENTS, instrumentsOf } from './metrics.js';
@@ -33,23 +34,24 @@ class BigSegmentStoreStatusProvider {
   }
 }
 
-// The Rust store behind each redisBigSegmentStore (and dynamoDbBigSegmentStore) object, as the
-// call that offers it to the next manager: a manager over one queries it directly
-// (src/js/redis.rs offerRedisStore, src/js/dynamodb.rs offerDynamoDbStore).
+// The Rust store (a wasm NativeStore) behind each redisBigSegmentStore and dynamoDbBigSegmentStore
+// object: a manager or launchDarklyBigSegmentStore over such an object queries it directly.
 const nativeStores = new WeakMap();
 
-/** Marks `store` (a frozen store object) as backed by a Rust store that `offer()` offers. */
-export function nativeStore(store, offer) {
-  nativeStores.set(store, offer);
-  return store;
+/** The Rust store behind `store` when it is a redisBigSegmentStore or dynamoDbBigSegmentStore object. */
+export function nativeStoreOf(store) {
+  return store !== null && typeof store === 'object' ? nativeStores.get(store) : undefined;
 }
 
-// The Rust store behind each redisBigSegmentStore object (launchDarklyBigSegmentStore queries it).
-const redisStores = new WeakMap();
-
-/** The Rust store behind `store` when it is a redisBigSegmentStore object, else undefined. */
-export function redisStoreOf(store) {
-  return store !== null && typeof store === 'object' ? redisStores.get(store) : undefined;
+/** The frozen store object over a Rust store; its answers are the Rust store's own. */
+export function nativeStoreObject(inner) {
+  const store = Object.freeze({
+    getMetadata: () => inner.getMetadata(),
+    getMembership: (contextHash) => new Promise((resolve, reject) => inner.getMembership(contextHash, resolve, reject)),
+    close() {},
+  });
+  nativeStores.set(store, inner);
+  return store;
 }
 
 // The status gauge's slot in the Big Segments table (its callback is removed at close()).
@@ -61,14 +63,13 @@ export class BigSegmentStoreManager {
   #unobserve;
   constructor(managerOptions) {
     const store = managerOptions !== null && typeof managerOptions === 'object' ? read(managerOptions, 'store') : undefined;
-    const offer = store !== null && typeof store === 'object' ? nativeStores.get(store) : undefined;
-    if (offer !== undefined) offer();
+    const native = nativeStoreOf(store);
     const meter = managerOptions !== null && typeof managerOptions === 'object' ? read(managerOptions, 'meter') : undefined;
     const instruments = meter === undefined ? undefined : instrumentsOf(meter, BIG_SEGMENTS, 'options.meter');
     if (instruments !== undefined && typeof instruments[STATUS].addCallback !== 'function') {
       throw new TypeError('options.meter.createObservableGauge() must return an observable gauge (with addCallback)');
     }
-    this.#inner = new wasm.WasmBigSegmentStoreManager(managerOptions === undefined ? {} : managerOptions, instruments);
+    this.#inner = new wasm.WasmBigSegmentStoreManager(managerOptions === undefined ? {} : managerOptions, instruments, native?.share());
     if (instruments !== undefined) this.#observeStatus(instruments[STATUS]);
     /** @readonly */
     this.statusProvider = new BigSegmentStoreStatusProvider(INNER, this.#inner);
@@ -125,12 +126,5 @@ export function bigSegmentRef(segmentKey, generation) {
 
 /** A Big Segment store over Redis in the Relay Proxy's schema, through any Redis client. */
 export function redisBigSegmentStore(host, storeOptions) {
-  const inner = new wasm.WasmRedisStore(host, storeOptions);
-  const store = Object.freeze({
-    getMetadata: () => inner.getMetadata(),
-    getMembership: (contextHash) => new Promise((resolve, reject) => inner.getMembership(contextHash, resolve, reject)),
-    close() {},
-  });
-  redisStores.set(store, inner);
-  return nativeStore(store, () => wasm.offerRedisStore(inner, store));
+  return nativeStoreObject(wasm.NativeStore.redis(host, storeOptions));
 }

@@ -8,6 +8,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::host::js_host;
+use super::native_store::NativeStore;
 use super::promise::{complete, promise};
 use super::store::{answer_object, JsMembership, JsStore};
 use super::value::{get, got, string_arg, type_error};
@@ -70,13 +71,19 @@ pub struct WasmBigSegmentStoreManager {
 impl WasmBigSegmentStoreManager {
     #[wasm_bindgen(constructor)]
     /// `instruments`: what js/metrics.js created from `options.meter` (Big Segments table
-    /// order), or undefined.
-    pub fn new(options: JsValue, instruments: JsValue) -> Result<WasmBigSegmentStoreManager, JsValue> {
+    /// order), or undefined. `native`: a handle on the Rust store behind `options.store` when that
+    /// is a `redisBigSegmentStore` or `dynamoDbBigSegmentStore` object (`NativeStore.share()`).
+    pub fn new(
+        options: JsValue,
+        instruments: JsValue,
+        native: Option<NativeStore>,
+    ) -> Result<WasmBigSegmentStoreManager, JsValue> {
         if !options.is_object() {
             return Err(type_error(&format!("options must be an object, {}", got(&options))));
         }
         let store = get(&options, "store");
-        let store = if store.is_undefined() || store.is_null() { None } else { Some(JsStore::from_js(&store)?) };
+        let store =
+            if store.is_undefined() || store.is_null() { None } else { Some(JsStore::from_js(&store, native)?) };
         let values = BigSegmentsOptionValues {
             context_cache_size: option_value(&options, BigSegmentsConfig::CONTEXT_CACHE_SIZE),
             context_cache_time_ms: option_value(&options, BigSegmentsConfig::CONTEXT_CACHE_TIME_MS),

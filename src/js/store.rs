@@ -9,9 +9,10 @@ use futures::FutureExt;
 use js_sys::{Function, Object};
 use wasm_bindgen::prelude::*;
 
-use super::native_store::Native;
-use super::promise::awaited as settle;
-use super::value::{finite, get, got, intern, method, set, type_error};
+use super::intern::intern;
+use super::native_store::{entries_object, NativeStore};
+use super::promise::awaited;
+use super::value::{finite, get, got, method, set, type_error};
 use crate::segments::membership::counted_entries;
 use crate::segments::{BigSegmentStore, BigSegmentsStatus, StoreMetadata};
 
@@ -22,8 +23,8 @@ pub struct JsStore {
     target: JsValue,
     empty: JsMembership,
     /// The Rust store behind a `redisBigSegmentStore` or `dynamoDbBigSegmentStore` object,
-    /// queried directly (`native_store.rs`).
-    native: Option<Native>,
+    /// queried directly instead of through the object's methods.
+    native: Option<NativeStore>,
 }
 
 /// A membership as the cache keeps it: the frozen object, and promises of the frozen
@@ -69,7 +70,8 @@ pub(super) fn answer_object(membership: &JsValue, status: BigSegmentsStatus) -> 
 }
 
 impl JsStore {
-    pub(super) fn from_js(store: &JsValue) -> Result<Self, JsValue> {
+    /// `native`: the Rust store `store` was made for, if it is such a store object.
+    pub(super) fn from_js(store: &JsValue, native: Option<NativeStore>) -> Result<Self, JsValue> {
         let missing = |what: &str| {
             type_error(&format!("store must be an object with getMetadata and {what} methods, {}", got(store)))
         };
@@ -80,7 +82,7 @@ impl JsStore {
         Ok(JsStore {
             target: store.clone(),
             empty: JsMembership::new(frozen(Object::create(&JsValue::NULL.into()))),
-            native: Native::offered(store),
+            native,
         })
     }
 }
@@ -93,7 +95,7 @@ fn frozen(o: Object) -> JsValue {
 extern "C" {
     /// `Object.keys`, a throw (a proxy that refuses) caught.
     #[wasm_bindgen(js_namespace = Object, js_name = keys, catch)]
-    fn object_keys(value: &JsValue) -> Result<js_sys::Array, JsValue>;
+    pub(super) fn object_keys(value: &JsValue) -> Result<js_sys::Array, JsValue>;
 }
 
 /// A store's membership answer as a frozen null-prototype object of the entries the core
@@ -118,15 +120,6 @@ fn membership_from(answer: &JsValue) -> Option<JsMembership> {
     Some(JsMembership::new(frozen(o)))
 }
 
-/// A frozen null-prototype membership object from the entries a Rust store found.
-fn membership_object(entries: &[(String, bool)]) -> JsValue {
-    let o = Object::create(&JsValue::NULL.into());
-    for (r, included) in entries {
-        let _ = js_sys::Reflect::set(&o, &JsValue::from_str(r), &JsValue::from_bool(*included));
-    }
-    frozen(o)
-}
-
 fn call_settled(
     f: Option<Function>,
     this: &JsValue,
@@ -141,7 +134,7 @@ fn call_settled(
         None => f.call0(this),
     };
     match called {
-        Ok(v) => settle(v),
+        Ok(v) => awaited(v),
         Err(e) => futures::future::ready(Err(e)).boxed_local(),
     }
 }
@@ -152,7 +145,7 @@ impl BigSegmentStore for JsStore {
 
     fn get_metadata(&self) -> LocalBoxFuture<'static, Result<Option<StoreMetadata>, JsValue>> {
         if let Some(native) = &self.native {
-            return native.metadata();
+            return native.metadata().map(|r| r.map(Some)).boxed_local();
         }
         call_settled(method(&self.target, "getMetadata"), &self.target, None)
             .map(|r| {
@@ -169,7 +162,7 @@ impl BigSegmentStore for JsStore {
         if let Some(native) = &self.native {
             return native
                 .membership(context_hash)
-                .map(|r| r.map(|entries| entries.map(|entries| JsMembership::new(membership_object(&entries)))))
+                .map(|r| r.map(|entries| entries.map(|entries| JsMembership::new(frozen(entries_object(&entries))))))
                 .boxed_local();
         }
         let f = method(&self.target, "getMembership").or_else(|| method(&self.target, "getUserMembership"));

@@ -8,7 +8,7 @@ use wasm_bindgen::JsCast;
 use crate::error::Error;
 use crate::host::HostValue;
 
-pub use super::intern::intern;
+use super::intern::intern;
 
 #[wasm_bindgen]
 extern "C" {

@@ -9,6 +9,8 @@
 //! - [`manager`]: [`BigSegmentStoreManager`]: its state, counters and close.
 //! - [`lookup`]: membership lookups through the cache and single-flight store queries.
 //! - [`poller`]: status polls (never overlapping) and the background poller.
+//! - [`schema_store`]: the stores whose schema the core knows ([`SchemaStore`]) and their one
+//!   error type; [`host_data`]: their hosts' answers as plain data, which those stores parse.
 //! - [`redis`]: the Redis store in Rust (SPEC B6), over a host that sends the commands.
 //! - [`dynamodb`]: the DynamoDB store in Rust, over a host that sends `GetItem`.
 //!
@@ -19,11 +21,13 @@ pub mod cache;
 pub mod config;
 pub mod dynamodb;
 pub mod hash;
+pub mod host_data;
 pub mod lookup;
 pub mod manager;
 pub mod membership;
 pub mod poller;
 pub mod redis;
+pub mod schema_store;
 pub mod status;
 pub mod store;
 
@@ -31,6 +35,7 @@ pub use config::{BigSegmentsConfig, BigSegmentsOptionValues, ConfigError, Config
 pub use hash::{big_segment_ref, hash_context_key};
 pub use lookup::{BigSegmentsStatus, Closed, Lookup};
 pub use manager::{BigSegmentStoreManager, BigSegmentsCounters};
+pub use schema_store::{SchemaStore, StoreError};
 pub use status::{BigSegmentStoreStatus, ListenerId, StatusListener, StatusProvider};
 pub use store::{BigSegmentStore, StoreMetadata};
 
@@ -38,3 +43,5 @@ pub use store::{BigSegmentStore, StoreMetadata};
 mod manager_tests;
 #[cfg(test)]
 mod proptests;
+#[cfg(test)]
+mod schema_store_tests;

@@ -20,9 +20,11 @@ use sha2::{Digest, Sha256};
 use super::cache::{MembershipCache, SingleFlight};
 use super::config::{BigSegmentsConfig, BigSegmentsOptionValues, ConfigErrorKind, OptionValue};
 use super::hash::{big_segment_ref, hash_context_key};
+use super::host_data::HostData;
 use super::lookup::BigSegmentsStatus;
 use super::manager::BigSegmentStoreManager;
-use super::redis::{membership_of, parse_synchronized_on, RedisHost, RedisReply, RedisStore, RedisStoreError};
+use super::redis::{parse_synchronized_on, RedisHost, RedisStore, Reply};
+use super::schema_store::{membership_of, SchemaStore, StoreError};
 use super::store::{BigSegmentStore, StoreMetadata};
 use crate::testing::{TestHost, TestValue};
 
@@ -51,23 +53,37 @@ fn text_reply_string() -> BoxedStrategy<String> {
     .boxed()
 }
 
-fn arb_reply() -> BoxedStrategy<RedisReply> {
+fn arb_reply() -> BoxedStrategy<HostData> {
     let leaf = prop_oneof![
-        Just(RedisReply::Nil),
-        text_reply_string().prop_map(RedisReply::Text),
-        "[a-z.]{1,6}".prop_map(RedisReply::Text),
-        any::<i64>().prop_map(RedisReply::Integer),
-        any::<String>().prop_map(RedisReply::Other),
+        Just(HostData::Absent),
+        Just(HostData::Null),
+        text_reply_string().prop_map(HostData::Text),
+        "[a-z.]{1,6}".prop_map(HostData::Text),
+        any::<i64>().prop_map(|n| HostData::Number(n as f64)),
+        any::<f64>().prop_map(HostData::Number),
+        any::<bool>().prop_map(HostData::Bool),
+        any::<String>().prop_map(HostData::Other),
     ];
-    leaf.prop_recursive(4, 32, 6, |inner| prop::collection::vec(inner, 0..6).prop_map(RedisReply::Array)).boxed()
+    leaf.prop_recursive(4, 32, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..6).prop_map(HostData::List),
+            prop::collection::vec(("[a-z]{0,3}", inner), 0..3).prop_map(HostData::Map),
+        ]
+    })
+    .boxed()
+}
+
+/// SPEC B6 for a number reply: an integer in JavaScript's safe range.
+fn model_number(n: f64) -> Result<Option<f64>, ()> {
+    (n.fract() == 0.0 && n.abs() < 9.0e15).then_some(Some(n)).ok_or(())
 }
 
 /// A SMEMBERS reply: mostly well formed (nil or an array of strings), sometimes anything.
-fn set_reply() -> BoxedStrategy<RedisReply> {
-    let member = prop_oneof![8 => "[a-c]\\.g[0-2]".prop_map(RedisReply::Text), 1 => arb_reply()];
+fn set_reply() -> BoxedStrategy<HostData> {
+    let member = prop_oneof![8 => "[a-c]\\.g[0-2]".prop_map(HostData::Text), 1 => arb_reply()];
     prop_oneof![
-        2 => Just(RedisReply::Nil),
-        6 => prop::collection::vec(member, 0..5).prop_map(RedisReply::Array),
+        2 => Just(HostData::Absent),
+        6 => prop::collection::vec(member, 0..5).prop_map(HostData::List),
         1 => arb_reply(),
     ]
     .boxed()
@@ -99,13 +115,13 @@ fn model_synchronized_on(text: &str) -> Result<Option<f64>, ()> {
     Ok(Some(value as f64))
 }
 
-fn model_set(reply: &RedisReply) -> Result<Vec<String>, ()> {
+fn model_set(reply: &HostData) -> Result<Vec<String>, ()> {
     match reply {
-        RedisReply::Nil => Ok(Vec::new()),
-        RedisReply::Array(items) => items
+        HostData::Absent | HostData::Null => Ok(Vec::new()),
+        HostData::List(items) => items
             .iter()
             .map(|item| match item {
-                RedisReply::Text(t) => Ok(t.clone()),
+                HostData::Text(t) => Ok(t.clone()),
                 _ => Err(()),
             })
             .collect(),
@@ -128,7 +144,7 @@ fn model_membership(included: &[String], excluded: &[String]) -> Option<Vec<(Str
 /// A Redis host that answers from a script and records what it was asked.
 struct ScriptedRedis {
     /// Replies handed out in order: one per `command`, or all of them for a `pipeline`.
-    replies: Vec<RedisReply>,
+    replies: Vec<HostData>,
     pipelines: bool,
     fail: Option<String>,
     commands: RefCell<Vec<Vec<String>>>,
@@ -137,32 +153,29 @@ struct ScriptedRedis {
 
 impl RedisHost for ScriptedRedis {
     type Error = TestValue;
-    fn command(&self, args: Vec<String>) -> LocalBoxFuture<'static, Result<RedisReply, TestValue>> {
+    fn command(&self, args: Vec<String>) -> Reply<TestValue> {
         let index = self.commands.borrow().len();
         self.commands.borrow_mut().push(args);
         let reply = match &self.fail {
             Some(e) => Err(TestValue::Text(e.clone())),
-            None => Ok(self.replies.get(index).cloned().unwrap_or(RedisReply::Nil)),
+            None => Ok(self.replies.get(index).cloned().unwrap_or(HostData::Absent)),
         };
         async move { reply }.boxed_local()
     }
-    fn pipeline(
-        &self,
-        commands: Vec<Vec<String>>,
-    ) -> Option<LocalBoxFuture<'static, Result<Vec<RedisReply>, TestValue>>> {
+    fn pipeline(&self, commands: Vec<Vec<String>>) -> Option<Reply<TestValue>> {
         if !self.pipelines {
             return None;
         }
         self.pipelined.borrow_mut().push(commands);
         let replies = match &self.fail {
             Some(e) => Err(TestValue::Text(e.clone())),
-            None => Ok(self.replies.clone()),
+            None => Ok(HostData::List(self.replies.clone())),
         };
         Some(async move { replies }.boxed_local())
     }
 }
 
-fn scripted(replies: Vec<RedisReply>, pipelines: bool, fail: Option<String>) -> ScriptedRedis {
+fn scripted(replies: Vec<HostData>, pipelines: bool, fail: Option<String>) -> ScriptedRedis {
     ScriptedRedis { replies, pipelines, fail, commands: RefCell::default(), pipelined: RefCell::default() }
 }
 
@@ -184,19 +197,19 @@ proptest! {
     fn synchronized_on_parses_any_reply_like_the_model(reply in arb_reply()) {
         let got = parse_synchronized_on(&reply);
         match &reply {
-            RedisReply::Nil => prop_assert_eq!(got, Ok(None)),
-            RedisReply::Integer(n) => prop_assert_eq!(got, Ok(Some(*n as f64))),
-            RedisReply::Text(t) => match model_synchronized_on(t) {
+            HostData::Absent | HostData::Null => prop_assert_eq!(got, Ok(None)),
+            HostData::Number(n) => prop_assert_eq!(got.map_err(|_| ()), model_number(*n)),
+            HostData::Text(t) => match model_synchronized_on(t) {
                 Ok(want) => prop_assert_eq!(got, Ok(want), "{:?}", t),
                 Err(()) => prop_assert!(matches!(&got, Err(m) if m.contains("not a number")), "{:?} → {:?}", t, got),
             },
-            RedisReply::Array(_) | RedisReply::Other(_) => prop_assert!(got.is_err()),
+            _ => prop_assert!(got.is_err()),
         }
     }
 
     #[test]
     fn synchronized_on_accepts_exactly_trimmed_decimal_i64(text in text_reply_string()) {
-        let got = parse_synchronized_on(&RedisReply::Text(text.clone()));
+        let got = parse_synchronized_on(&HostData::Text(text.clone()));
         match model_synchronized_on(&text) {
             Ok(want) => prop_assert_eq!(got, Ok(want), "{:?}", text),
             Err(()) => prop_assert!(got.is_err(), "{:?} → {:?}", text, got),
@@ -219,17 +232,17 @@ proptest! {
         let key = format!("{}:big_segments_synchronized_on", effective_prefix(&prefix));
         prop_assert_eq!(store.host().commands.borrow().clone(), vec![vec!["GET".to_string(), key]]);
         if let Some(e) = fail {
-            prop_assert_eq!(got, Err(RedisStoreError::Host(TestValue::Text(e))));
+            prop_assert_eq!(got, Err(StoreError::Host(TestValue::Text(e))));
         } else {
             let want = match &reply {
-                RedisReply::Nil => Ok(None),
-                RedisReply::Integer(n) => Ok(Some(*n as f64)),
-                RedisReply::Text(t) => model_synchronized_on(t),
+                HostData::Absent | HostData::Null => Ok(None),
+                HostData::Number(n) => model_number(*n),
+                HostData::Text(t) => model_synchronized_on(t),
                 _ => Err(()),
             };
             match want {
-                Ok(last) => prop_assert_eq!(got, Ok(Some(StoreMetadata { last_up_to_date: last }))),
-                Err(()) => prop_assert!(matches!(got, Err(RedisStoreError::Schema(_))), "{:?}", got),
+                Ok(last) => prop_assert_eq!(got, Ok(StoreMetadata { last_up_to_date: last })),
+                Err(()) => prop_assert!(matches!(got, Err(StoreError::Malformed(_))), "{:?}", got),
             }
         }
     }
@@ -258,11 +271,11 @@ proptest! {
             prop_assert_eq!(store.host().commands.borrow().clone(), expected_commands);
         }
         if let Some(e) = fail {
-            prop_assert_eq!(got, Err(RedisStoreError::Host(TestValue::Text(e))));
+            prop_assert_eq!(got, Err(StoreError::Host(TestValue::Text(e))));
             return Ok(());
         }
         // Without a pipeline each command gets its own reply (nil when the script ran out).
-        let nil = RedisReply::Nil;
+        let nil = HostData::Absent;
         let (inc, exc) = if pipelines {
             (replies.first(), replies.get(1))
         } else {
@@ -277,7 +290,7 @@ proptest! {
         };
         match want {
             Ok(m) => prop_assert_eq!(got, Ok(m)),
-            Err(()) => prop_assert!(matches!(got, Err(RedisStoreError::Schema(_))), "{:?}", got),
+            Err(()) => prop_assert!(matches!(got, Err(StoreError::Malformed(_))), "{:?}", got),
         }
     }
 }

@@ -7,69 +7,28 @@
 //! - `P:big_segment_include:<hash>`: SET of segment refs the context is included in.
 //! - `P:big_segment_exclude:<hash>`: SET of segment refs the context is excluded from.
 
-use std::fmt;
-
 use futures::future::{self, LocalBoxFuture};
+use futures::FutureExt;
 
+use super::host_data::HostData;
+use super::schema_store::{membership_of, Answer, MembershipEntries, SchemaStore, StoreError};
 use super::store::StoreMetadata;
 use crate::host::HostValue;
 
 pub const DEFAULT_PREFIX: &str = "launchdarkly";
 
-/// A Redis reply, as much as the schema needs.
-#[derive(Clone, Debug, PartialEq)]
-pub enum RedisReply {
-    Nil,
-    Text(String),
-    Integer(i64),
-    Array(Vec<RedisReply>),
-    /// Anything else the host returned (described for error messages).
-    Other(String),
-}
-
-impl RedisReply {
-    /// A short form for error messages.
-    pub fn describe(&self) -> String {
-        match self {
-            RedisReply::Nil => "nil".into(),
-            RedisReply::Text(t) => crate::util::text::quoted(t),
-            RedisReply::Integer(n) => n.to_string(),
-            RedisReply::Array(items) => format!("an array of {}", items.len()),
-            RedisReply::Other(o) => o.clone(),
-        }
-    }
-}
+/// What a command (or a pipeline of them) answered, or the host's error.
+pub type Reply<E> = LocalBoxFuture<'static, Result<HostData, E>>;
 
 /// Sends commands to Redis. `pipeline` is optional: a host without it gets two concurrent
 /// `command` calls, which clients that auto-pipeline send in one round trip.
 pub trait RedisHost {
     type Error: HostValue;
-    fn command(&self, args: Vec<String>) -> LocalBoxFuture<'static, Result<RedisReply, Self::Error>>;
-    /// Sends all `commands` in one round trip; `None` when the host cannot.
-    fn pipeline(
-        &self,
-        commands: Vec<Vec<String>>,
-    ) -> Option<LocalBoxFuture<'static, Result<Vec<RedisReply>, Self::Error>>>;
+    fn command(&self, args: Vec<String>) -> Reply<Self::Error>;
+    /// Sends all `commands` in one round trip and answers the list of their replies; `None`
+    /// when the host cannot.
+    fn pipeline(&self, commands: Vec<Vec<String>>) -> Option<Reply<Self::Error>>;
 }
-
-/// A failed store query: the host's error, or a reply that breaks the schema.
-#[derive(Clone, Debug, PartialEq)]
-pub enum RedisStoreError<E> {
-    Host(E),
-    Schema(String),
-}
-
-impl<E: HostValue> fmt::Display for RedisStoreError<E> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            RedisStoreError::Host(e) => f.write_str(&e.describe()),
-            RedisStoreError::Schema(m) => f.write_str(m),
-        }
-    }
-}
-
-/// A membership as the store read it: `(segment ref, included)` pairs, sorted by ref.
-pub type MembershipEntries = Vec<(String, bool)>;
 
 pub struct RedisStore<H> {
     host: H,
@@ -78,53 +37,56 @@ pub struct RedisStore<H> {
     exclude_prefix: String,
 }
 
-fn schema<E>(message: String) -> RedisStoreError<E> {
-    RedisStoreError::Schema(message)
-}
-
 /// Parses `big_segments_synchronized_on`: missing, empty or blank → never synchronized.
-pub fn parse_synchronized_on(reply: &RedisReply) -> Result<Option<f64>, String> {
+pub fn parse_synchronized_on(reply: &HostData) -> Result<Option<f64>, String> {
     let text = match reply {
-        RedisReply::Nil => return Ok(None),
-        RedisReply::Text(t) => t.trim(),
-        RedisReply::Integer(n) => return Ok(Some(*n as f64)),
-        other => return Err(format!("big_segments_synchronized_on is not a string: {}", other.describe())),
+        HostData::Absent | HostData::Null => return Ok(None),
+        HostData::Text(t) => t.trim(),
+        number @ HostData::Number(_) => {
+            return number
+                .integer()
+                .map(|n| Some(n as f64))
+                .ok_or_else(|| format!("Redis: big_segments_synchronized_on is not an integer: {}", number.describe()))
+        }
+        other => return Err(format!("Redis: big_segments_synchronized_on is not a string: {}", other.describe())),
     };
     if text.is_empty() {
         return Ok(None);
     }
-    text.parse::<i64>()
-        .map(|n| Some(n as f64))
-        .map_err(|_| format!("big_segments_synchronized_on is not a number: {}", crate::util::text::quoted(text)))
+    text.parse::<i64>().map(|n| Some(n as f64)).map_err(|_| {
+        format!("Redis: big_segments_synchronized_on is not a number: {}", crate::util::text::quoted(text))
+    })
 }
 
 /// The members of a SET reply. `which` names the set (`include`/`exclude`) in errors; the key
 /// itself is left out, because it carries the context's hash and errors are logged.
-fn set_members(reply: RedisReply, which: &str) -> Result<Vec<String>, String> {
+fn set_members(reply: HostData, which: &str) -> Result<Vec<String>, String> {
     match reply {
-        RedisReply::Nil => Ok(Vec::new()),
-        RedisReply::Array(items) => items
+        HostData::Absent | HostData::Null => Ok(Vec::new()),
+        HostData::List(items) => items
             .into_iter()
             .map(|item| match item {
-                RedisReply::Text(t) => Ok(t),
-                other => Err(format!("SMEMBERS of the {which} set returned a non-string member: {}", other.describe())),
+                HostData::Text(t) => Ok(t),
+                other => Err(format!(
+                    "Redis: SMEMBERS of the {which} set returned a member that is not a string: {}",
+                    other.describe()
+                )),
             })
             .collect(),
-        other => Err(format!("SMEMBERS of the {which} set did not return an array: {}", other.describe())),
+        other => Err(format!("Redis: SMEMBERS of the {which} set did not return an array: {}", other.describe())),
     }
 }
 
-/// Combines the two sets: excluded refs map to false, included to true; include wins.
-pub fn membership_of(included: Vec<String>, excluded: Vec<String>) -> Option<MembershipEntries> {
-    if included.is_empty() && excluded.is_empty() {
-        return None;
+/// The two replies of a membership query's pipeline.
+fn pipeline_replies(replies: HostData) -> Result<(HostData, HostData), String> {
+    let HostData::List(replies) = replies else {
+        return Err(format!("Redis: the pipeline did not return an array: {}", replies.describe()));
+    };
+    let mut replies = replies.into_iter();
+    match (replies.next(), replies.next()) {
+        (Some(include), Some(exclude)) => Ok((include, exclude)),
+        _ => Err("Redis: the pipeline returned fewer than two replies".into()),
     }
-    let mut entries: MembershipEntries =
-        included.into_iter().map(|r| (r, true)).chain(excluded.into_iter().map(|r| (r, false))).collect();
-    // By ref, `true` first, so that keeping the first of each ref makes include win.
-    crate::util::sort::sort_unstable_by(&mut entries, |a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
-    entries.dedup_by(|later, first| later.0 == first.0);
-    Some(entries)
 }
 
 impl<H: RedisHost> RedisStore<H> {
@@ -139,49 +101,49 @@ impl<H: RedisHost> RedisStore<H> {
         }
     }
 
+    #[cfg(test)]
     pub fn host(&self) -> &H {
         &self.host
     }
 
-    pub fn metadata(&self) -> LocalBoxFuture<'static, Result<Option<StoreMetadata>, RedisStoreError<H::Error>>> {
-        let reply = self.host.command(vec!["GET".into(), self.synchronized_on_key.clone()]);
-        Box::pin(async move {
-            let reply = reply.await.map_err(RedisStoreError::Host)?;
-            let last = parse_synchronized_on(&reply).map_err(schema)?;
-            Ok(Some(StoreMetadata { last_up_to_date: last }))
-        })
-    }
-
     /// Both SMEMBERS in one round trip: a pipeline when the host has one, else two commands
     /// issued together.
-    pub fn membership(
-        &self,
-        context_hash: &str,
-    ) -> LocalBoxFuture<'static, Result<Option<MembershipEntries>, RedisStoreError<H::Error>>> {
-        let include_key = format!("{}{context_hash}", self.include_prefix);
-        let exclude_key = format!("{}{context_hash}", self.exclude_prefix);
-        let commands =
-            vec![vec!["SMEMBERS".to_string(), include_key.clone()], vec!["SMEMBERS".to_string(), exclude_key.clone()]];
-        let replies: LocalBoxFuture<'static, Result<Vec<RedisReply>, H::Error>> = match self.host.pipeline(commands) {
-            Some(p) => p,
-            None => {
-                let inc = self.host.command(vec!["SMEMBERS".into(), include_key.clone()]);
-                let exc = self.host.command(vec!["SMEMBERS".into(), exclude_key.clone()]);
-                Box::pin(async move {
-                    let (inc, exc) = future::join(inc, exc).await;
-                    Ok(vec![inc?, exc?])
-                })
-            }
-        };
-        Box::pin(async move {
-            let mut replies = replies.await.map_err(RedisStoreError::Host)?.into_iter();
-            let (Some(inc), Some(exc)) = (replies.next(), replies.next()) else {
-                return Err(schema("the pipeline returned fewer than two replies".into()));
-            };
-            let included = set_members(inc, "include").map_err(schema)?;
-            let excluded = set_members(exc, "exclude").map_err(schema)?;
-            Ok(membership_of(included, excluded))
-        })
+    fn both_sets(&self, context_hash: &str) -> Answer<(HostData, HostData), H::Error> {
+        let smembers = |prefix: &str| vec!["SMEMBERS".to_string(), format!("{prefix}{context_hash}")];
+        let (include, exclude) = (smembers(&self.include_prefix), smembers(&self.exclude_prefix));
+        if let Some(replies) = self.host.pipeline(vec![include.clone(), exclude.clone()]) {
+            return replies
+                .map(|r| pipeline_replies(r.map_err(StoreError::Host)?).map_err(StoreError::Malformed))
+                .boxed_local();
+        }
+        let both = future::join(self.host.command(include), self.host.command(exclude));
+        both.map(|(include, exclude)| Ok((include.map_err(StoreError::Host)?, exclude.map_err(StoreError::Host)?)))
+            .boxed_local()
+    }
+}
+
+impl<H: RedisHost> SchemaStore for RedisStore<H> {
+    type HostError = H::Error;
+
+    fn metadata(&self) -> Answer<StoreMetadata, H::Error> {
+        let reply = self.host.command(vec!["GET".into(), self.synchronized_on_key.clone()]);
+        reply
+            .map(|reply| {
+                let last = parse_synchronized_on(&reply.map_err(StoreError::Host)?).map_err(StoreError::Malformed)?;
+                Ok(StoreMetadata { last_up_to_date: last })
+            })
+            .boxed_local()
+    }
+
+    fn membership(&self, context_hash: &str) -> Answer<Option<MembershipEntries>, H::Error> {
+        self.both_sets(context_hash)
+            .map(|replies| {
+                let (include, exclude) = replies?;
+                let included = set_members(include, "include").map_err(StoreError::Malformed)?;
+                let excluded = set_members(exclude, "exclude").map_err(StoreError::Malformed)?;
+                Ok(membership_of(included, excluded))
+            })
+            .boxed_local()
     }
 }
 
@@ -189,29 +151,33 @@ impl<H: RedisHost> RedisStore<H> {
 mod tests {
     use super::*;
     use crate::testing::{TestHost, TestValue};
-    use futures::FutureExt;
     use std::cell::RefCell;
     use std::collections::HashMap;
     use std::rc::Rc;
+    use HostData::{List, Null, Number, Text};
 
-    /// An in-memory Redis that counts round trips.
+    /// An in-memory Redis that counts round trips; `replies` overrides what a key answers.
     #[derive(Default)]
     struct FakeRedis {
         strings: HashMap<String, String>,
         sets: HashMap<String, Vec<String>>,
+        replies: HashMap<String, HostData>,
         log: RefCell<Vec<String>>,
         round_trips: RefCell<u32>,
         fail: Option<String>,
     }
 
     impl FakeRedis {
-        fn reply(&self, args: &[String]) -> RedisReply {
+        fn reply(&self, args: &[String]) -> HostData {
+            if let Some(reply) = args.get(1).and_then(|key| self.replies.get(key)) {
+                return reply.clone();
+            }
             match args {
-                [cmd, key] if cmd == "GET" => self.strings.get(key).cloned().map_or(RedisReply::Nil, RedisReply::Text),
-                [cmd, key] if cmd == "SMEMBERS" => RedisReply::Array(
-                    self.sets.get(key).cloned().unwrap_or_default().into_iter().map(RedisReply::Text).collect(),
-                ),
-                _ => RedisReply::Other("unknown".into()),
+                [cmd, key] if cmd == "GET" => self.strings.get(key).cloned().map_or(HostData::Absent, Text),
+                [cmd, key] if cmd == "SMEMBERS" => {
+                    List(self.sets.get(key).cloned().unwrap_or_default().into_iter().map(Text).collect())
+                }
+                _ => HostData::Other("unknown".into()),
             }
         }
     }
@@ -219,11 +185,13 @@ mod tests {
     struct Host {
         redis: Rc<FakeRedis>,
         pipelines: bool,
+        /// Replaces every pipeline's answer.
+        pipeline_answer: Option<HostData>,
     }
 
     impl RedisHost for Host {
         type Error = TestValue;
-        fn command(&self, args: Vec<String>) -> LocalBoxFuture<'static, Result<RedisReply, TestValue>> {
+        fn command(&self, args: Vec<String>) -> Reply<TestValue> {
             *self.redis.round_trips.borrow_mut() += 1;
             self.redis.log.borrow_mut().push(args.join(" "));
             let r = match &self.redis.fail {
@@ -232,22 +200,20 @@ mod tests {
             };
             async move { r }.boxed_local()
         }
-        fn pipeline(
-            &self,
-            cmds: Vec<Vec<String>>,
-        ) -> Option<LocalBoxFuture<'static, Result<Vec<RedisReply>, TestValue>>> {
+        fn pipeline(&self, cmds: Vec<Vec<String>>) -> Option<Reply<TestValue>> {
             if !self.pipelines {
                 return None;
             }
             *self.redis.round_trips.borrow_mut() += 1;
-            let r: Vec<_> = cmds.iter().map(|c| self.redis.reply(c)).collect();
+            let answer = self.pipeline_answer.clone();
+            let r = answer.unwrap_or_else(|| List(cmds.iter().map(|c| self.redis.reply(c)).collect()));
             Some(async move { Ok(r) }.boxed_local())
         }
     }
 
     fn store(redis: FakeRedis, prefix: Option<&str>, pipelines: bool) -> (RedisStore<Host>, Rc<FakeRedis>) {
         let redis = Rc::new(redis);
-        (RedisStore::new(Host { redis: redis.clone(), pipelines }, prefix), redis)
+        (RedisStore::new(Host { redis: redis.clone(), pipelines, pipeline_answer: None }, prefix), redis)
     }
 
     fn with_sets(prefix: &str, hash: &str, inc: &[&str], exc: &[&str]) -> FakeRedis {
@@ -255,6 +221,13 @@ mod tests {
         r.sets.insert(format!("{prefix}:big_segment_include:{hash}"), inc.iter().map(|s| s.to_string()).collect());
         r.sets.insert(format!("{prefix}:big_segment_exclude:{hash}"), exc.iter().map(|s| s.to_string()).collect());
         r
+    }
+
+    fn malformed(got: Result<impl std::fmt::Debug, StoreError<TestValue>>) -> String {
+        match got {
+            Err(StoreError::Malformed(m)) => m,
+            other => panic!("not a malformed answer: {other:?}"),
+        }
     }
 
     #[test]
@@ -275,11 +248,28 @@ mod tests {
             let (s, _) = store(r, None, true);
             let got = t.run(s.metadata());
             match expect {
-                Ok(last) => assert_eq!(got, Ok(Some(StoreMetadata { last_up_to_date: last })), "{stored:?}"),
-                Err(()) => {
-                    assert!(matches!(got, Err(RedisStoreError::Schema(m)) if m.contains("not a number")), "{stored:?}")
-                }
+                Ok(last) => assert_eq!(got, Ok(StoreMetadata { last_up_to_date: last }), "{stored:?}"),
+                Err(()) => assert!(malformed(got).contains("not a number"), "{stored:?}"),
             }
+        }
+    }
+
+    #[test]
+    fn metadata_of_the_wrong_type_is_malformed() {
+        assert_eq!(parse_synchronized_on(&Number(5.0)), Ok(Some(5.0)));
+        assert_eq!(parse_synchronized_on(&Null), Ok(None));
+        for (reply, says) in [
+            (Number(12.5), "not an integer: a number 12.5"),
+            (List(vec![Text("1".into())]), "not a string: a list of 1"),
+            (HostData::Bool(true), "not a string: a boolean true"),
+            (HostData::Map(vec![]), "not a string: an object"),
+            (HostData::Other("a Uint8Array".into()), "not a string: a Uint8Array"),
+        ] {
+            let got = parse_synchronized_on(&reply);
+            assert!(
+                matches!(&got, Err(m) if m.starts_with("Redis: big_segments_synchronized_on") && m.ends_with(says)),
+                "{got:?}"
+            );
         }
     }
 
@@ -336,16 +326,50 @@ mod tests {
     }
 
     #[test]
-    fn host_errors_and_bad_replies_are_errors() {
+    fn host_errors_are_kept_as_they_were() {
         let t = TestHost::new(1);
         let r = FakeRedis { fail: Some("ECONNREFUSED".into()), ..Default::default() };
         let (s, _) = store(r, None, false);
-        assert_eq!(t.run(s.membership("h")), Err(RedisStoreError::Host(TestValue::Text("ECONNREFUSED".into()))));
-        assert!(matches!(
-            set_members(RedisReply::Text("oops".into()), "k"),
-            Err(m) if m.contains("did not return an array")
-        ));
-        assert!(set_members(RedisReply::Array(vec![RedisReply::Integer(1)]), "k").is_err());
-        assert_eq!(parse_synchronized_on(&RedisReply::Integer(5)), Ok(Some(5.0)));
+        assert_eq!(t.run(s.membership("h")), Err(StoreError::Host(TestValue::Text("ECONNREFUSED".into()))));
+        assert_eq!(t.run(s.metadata()), Err(StoreError::Host(TestValue::Text("ECONNREFUSED".into()))));
+    }
+
+    #[test]
+    fn set_replies_of_the_wrong_type_are_malformed_with_and_without_a_pipeline() {
+        let t = TestHost::new(1);
+        let key = "launchdarkly:big_segment_exclude:h";
+        for (reply, says) in [
+            (Text("oops".into()), "exclude set did not return an array: a string \"oops\""),
+            (Number(3.0), "exclude set did not return an array: a number 3"),
+            (HostData::Map(vec![("a.g1".into(), HostData::Bool(true))]), "did not return an array: an object"),
+            (HostData::Other("a Set".into()), "did not return an array: a Set"),
+            (List(vec![Text("ok.g1".into()), Number(1.0)]), "returned a member that is not a string: a number 1"),
+            (List(vec![Null]), "returned a member that is not a string: null"),
+            (List(vec![List(vec![])]), "returned a member that is not a string: a list of 0"),
+        ] {
+            for pipelines in [false, true] {
+                let mut r = with_sets("launchdarkly", "h", &["a.g1"], &[]);
+                r.replies.insert(key.into(), reply.clone());
+                let (s, _) = store(r, None, pipelines);
+                let m = malformed(t.run(s.membership("h")));
+                assert!(m.starts_with("Redis: SMEMBERS of the ") && m.ends_with(says), "{m}");
+                assert!(!m.contains(":h"), "the key (and the hash in it) is left out: {m}");
+            }
+        }
+    }
+
+    #[test]
+    fn pipeline_answers_of_the_wrong_shape_are_malformed() {
+        let t = TestHost::new(1);
+        for (answer, says) in [
+            (Text("OK".into()), "the pipeline did not return an array: a string \"OK\""),
+            (HostData::Absent, "the pipeline did not return an array: undefined"),
+            (List(vec![List(vec![])]), "the pipeline returned fewer than two replies"),
+        ] {
+            let redis = Rc::new(FakeRedis::default());
+            let host = Host { redis, pipelines: true, pipeline_answer: Some(answer) };
+            let s = RedisStore::new(host, None);
+            assert_eq!(malformed(t.run(s.membership("h"))), format!("Redis: {says}"));
+        }
     }
 }

@@ -6,7 +6,13 @@
 // and failures (missing table, throttling, bad items) as STORE_ERROR with a log line.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { dynamoDbBigSegmentStore, awsDynamoDbHost, BigSegmentStoreManager, hashContextKey } from 'cutover';
+import {
+  dynamoDbBigSegmentStore,
+  awsDynamoDbHost,
+  BigSegmentStoreManager,
+  hashContextKey,
+  launchDarklyBigSegmentStore,
+} from 'cutover';
 import { startDynamo, createTable, relayWriter, countingHost, GetItemCommand } from './helpers/dynamodb-env.mjs';
 import { makeLogger } from './helpers/common.mjs';
 import { unhandledRejections } from './helpers/redis-env.mjs';
@@ -212,6 +218,10 @@ describe('failures are STORE_ERROR with a log line, never a throw', () => {
     ['excluded as a number set', { excluded: { NS: ['1'] } }, /excluded .* not a string set \(SS\): a NS attribute/],
     ['included as a list', { included: { L: [{ S: 'a.g1' }] } }, /included .* a L attribute/],
     ['included as a boolean', { included: { BOOL: true } }, /included .* a BOOL attribute/],
+    ['included as a map', { included: { M: { 'a.g1': { BOOL: true } } } }, /included .* not a string set \(SS\): a M attribute$/],
+    ['included as NULL', { included: { NULL: true } }, /included .* not a string set \(SS\): a NULL attribute$/],
+    ['included as a binary set', { included: { BS: [new Uint8Array([1])] } }, /included .* not a string set \(SS\): a BS attribute$/],
+    ['excluded as a number', { excluded: { N: '1' } }, /excluded .* not a string set \(SS\): a number \(N\) 1$/],
   ];
   for (const [label, attributes, pattern] of BAD_ITEMS) {
     test(`bad item: ${label}`, async () => {
@@ -227,10 +237,14 @@ describe('failures are STORE_ERROR with a log line, never a throw', () => {
     });
   }
 
-  test('bad metadata: synchronizedOn as a string, or not an integer', async () => {
+  test('bad metadata: synchronizedOn of the wrong type, or not an integer', async () => {
     for (const [synchronizedOn, pattern] of [
       [{ S: '1700000000000' }, /synchronizedOn of the metadata item is not a number \(N\): a string \(S\)/],
       [{ N: '12.5' }, /synchronizedOn of the metadata item is not an integer: 12.5/],
+      [{ NULL: true }, /synchronizedOn of the metadata item is not a number \(N\): a NULL attribute$/],
+      [{ BOOL: false }, /synchronizedOn of the metadata item is not a number \(N\): a BOOL attribute$/],
+      [{ SS: ['1'] }, /synchronizedOn of the metadata item is not a number \(N\): a string set \(SS\) of 1$/],
+      [{ M: {} }, /synchronizedOn of the metadata item is not a number \(N\): a M attribute$/],
     ]) {
       const t = await createTable(dynamo.client, 'badmeta');
       await relayWriter(dynamo.client, t).putMetadataItem({ synchronizedOn });
@@ -250,6 +264,98 @@ describe('failures are STORE_ERROR with a log line, never a throw', () => {
       assert.equal(looked.answer.status, 'STORE_ERROR', JSON.stringify(answer));
       assert.equal(looked.errors.length > 0, true);
     }
+  });
+
+  // Each answer is STORE_ERROR with a log line naming what was wrong, never a membership read
+  // from data the store could not read (several of these once answered HEALTHY with {}).
+  const throwing = (name) => Object.defineProperty({}, name, { enumerable: true, get: () => { throw new Error('no'); } });
+  const unlisted = new Proxy({}, { ownKeys: () => { throw new Error('no keys'); } });
+  const MALFORMED_OUTPUTS = [
+    ['an array', [], /GetItem did not answer an object: a list of 0$/],
+    ['a string', 'ok', /GetItem did not answer an object: a string "ok"$/],
+    ['null', null, /GetItem did not answer an object: null$/],
+    ['a function', () => {}, /GetItem did not answer an object: a Function$/],
+    ['a Map', new Map([['Item', {}]]), /GetItem did not answer an object: a Map$/],
+    ['an Item that is an array', { Item: [] }, /GetItem answered an Item that is not a map: a list of 0$/],
+    ['an Item that is a Map', { Item: new Map([['included', { SS: ['a.g1'] }]]) }, /Item that is not a map: a Map$/],
+    ['an Item that is a number', { Item: 7 }, /Item that is not a map: a number 7$/],
+    ['an Item whose reads throw', { Item: new Proxy({}, { get: () => { throw new Error('no'); } }) }, /GetItem answered an Item that is not a map: an unreadable value$/],
+    ['included whose keys cannot be listed', { Item: { included: unlisted } }, /included .* not an attribute value: an object whose keys cannot be listed$/],
+    ['included as a raw array', { Item: { included: ['a.g1'] } }, /included .* \(SS\): not an attribute value: a list of 1$/],
+    ['included as null', { Item: { included: null } }, /included .* \(SS\): not an attribute value: null$/],
+    ['included whose read throws', { Item: throwing('included') }, /included .* \(SS\): not an attribute value: an unreadable value$/],
+    ['included as an SS of numbers', { Item: { included: { SS: ['a.g1', 2] } } }, /included .* a string set \(SS\) with a member that is not a string: a number 2$/],
+    ['included as an SS that is a string', { Item: { included: { SS: 'a.g1' } } }, /included .* a SS attribute whose value is not a list: a string "a.g1"$/],
+    ['included as M', { Item: { included: { M: {} } } }, /included .* a M attribute$/],
+    ['included as NULL', { Item: { included: { NULL: true } } }, /included .* a NULL attribute$/],
+    ['included as BS', { Item: { included: { BS: [new Uint8Array(1)] } } }, /included .* a BS attribute$/],
+    ['excluded of two types', { Item: { excluded: { SS: ['a.g1'], NULL: true } } }, /excluded .* an attribute value of more than one type$/],
+    ['excluded of no known type', { Item: { excluded: { STRINGS: ['a.g1'] } } }, /excluded .* an attribute value of no known type$/],
+  ];
+  for (const [label, output, pattern] of MALFORMED_OUTPUTS) {
+    test(`malformed GetItem output: ${label}`, async () => {
+      const h = hashContextKey(`malformed-${label}`);
+      const store = dynamoDbBigSegmentStore({ getItem: async () => output }, { tableName: table });
+      await assert.rejects(store.getMembership(h), (e) => e instanceof Error && pattern.test(e.message) && /^DynamoDB: /.test(e.message));
+      const { answer, errors } = await lookupOnce(store, `malformed-${label}`);
+      assert.deepEqual({ ...answer }, { membership: null, status: 'STORE_ERROR' });
+      assert.ok(errors.some((e) => e.startsWith('Big Segment store membership query returned error: ') && pattern.test(e)), errors.join('\n'));
+      assert.ok(!errors.some((e) => e.includes(h)), "the log line leaves out the context's hash");
+    });
+  }
+
+  test('malformed metadata outputs make the status STORE_ERROR, never STALE', async () => {
+    for (const [output, pattern] of [
+      [[], /GetItem did not answer an object: a list of 0$/],
+      [{ Item: [] }, /Item that is not a map: a list of 0$/],
+      [{ Item: new Map() }, /Item that is not a map: a Map$/],
+      [{ Item: { synchronizedOn: 1700000000000 } }, /synchronizedOn .* not a number \(N\): not an attribute value: a number 1700000000000$/],
+      [{ Item: { synchronizedOn: { N: 1700000000000 } } }, /synchronizedOn .* a N attribute whose value is not a string: a number 1700000000000$/],
+      [{ Item: throwing('synchronizedOn') }, /synchronizedOn .* not an attribute value: an unreadable value$/],
+    ]) {
+      const getItem = async (input) => (input.Key.namespace.S === 'big_segments_metadata' ? output : {});
+      const store = dynamoDbBigSegmentStore({ getItem }, { tableName: table });
+      await assert.rejects(store.getMetadata(), pattern);
+      const logs = makeLogger();
+      const manager = new BigSegmentStoreManager({ store, logger: logs.logger });
+      try {
+        assert.deepEqual({ ...(await manager.statusProvider.getStatus()) }, { available: false, stale: false });
+        assert.equal((await manager.getUserMembership('k')).status, 'STORE_ERROR');
+        assert.ok(logs.texts('error').some((e) => e.startsWith('Big Segment store status query returned error: ') && pattern.test(e)));
+      } finally {
+        await manager.close();
+      }
+    }
+  });
+});
+
+describe('inside LaunchDarkly\'s SDK (launchDarklyBigSegmentStore)', () => {
+  test('the Rust store is queried directly: one GetItem per call, frozen null-prototype answers', async () => {
+    const w = relayWriter(dynamo.client, table, 'ld');
+    const { host: counted, inputs } = countingHost(host());
+    const warnings = [];
+    const clientContext = { basicConfiguration: { logger: { warn: (m) => warnings.push(m) } } };
+    const ld = launchDarklyBigSegmentStore(dynamoDbBigSegmentStore(counted, { tableName: table, prefix: 'ld' }))(clientContext);
+    const h = freshHash();
+    await w.include(h, 'in.g1');
+    await w.exclude(h, 'out.g2');
+    await w.synchronizedOn(1_700_000_000_000);
+    const m = await ld.getUserMembership(h);
+    assert.ok(Object.isFrozen(m) && Object.getPrototypeOf(m) === null);
+    assert.deepEqual({ ...m }, { 'in.g1': true, 'out.g2': false });
+    assert.equal(await ld.getUserMembership(freshHash()), undefined, 'no item → undefined (no data)');
+    const meta = await ld.getMetadata();
+    assert.ok(Object.isFrozen(meta));
+    assert.deepEqual({ ...meta }, { lastUpToDate: 1_700_000_000_000 });
+    assert.equal(inputs.length, 3, 'one GetItem per call');
+    ld.close();
+    assert.deepEqual(warnings, []);
+  });
+
+  test('a malformed item reaches the SDK as a rejection naming what was wrong', async () => {
+    const ld = launchDarklyBigSegmentStore(dynamoDbBigSegmentStore({ getItem: async () => ({ Item: [] }) }, { tableName: table }))({});
+    await assert.rejects(ld.getUserMembership('h'), /DynamoDB: GetItem answered an Item that is not a map: a list of 0/);
+    await assert.rejects(ld.getMetadata(), /DynamoDB: GetItem answered an Item that is not a map/);
   });
 });
 

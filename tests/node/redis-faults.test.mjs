@@ -2,7 +2,9 @@
 // child that the test kills, restarts on the same port, and freezes (SIGSTOP) — under a started
 // BigSegmentStoreManager (statusPollIntervalMs 50, queryTimeoutMs 300) with a status listener.
 // Clients reconnect quickly and do not queue commands while offline, so commands fail fast.
-// Then: a process with a started manager over real Redis exits by itself after close() + quit.
+// Then: replies of the wrong type (keys of the wrong Redis type, and hosts that answer the wrong
+// JavaScript types) are STORE_ERROR with a log line naming what was wrong. Last: a process with a
+// started manager over real Redis exits by itself after close() + quit.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -200,6 +202,136 @@ for (const kind of Object.keys(CLIENTS)) {
     });
   });
 }
+
+describe('replies of the wrong type are STORE_ERROR, with a log line naming what was wrong', () => {
+  let server;
+  let io;
+  let nr;
+  before(async () => {
+    server = await startRedisServer();
+    io = await ioredis(server.url);
+    nr = await nodeRedis(server.url);
+  });
+  after(async () => {
+    if (io) await closeIoredis(io);
+    if (nr) await closeNodeRedis(nr);
+    await server?.stop();
+  });
+
+  /** One lookup through a manager over `store`: its answer, status, and the error lines. */
+  async function lookup(store, contextKey) {
+    const { logger, texts } = makeLogger();
+    const manager = new BigSegmentStoreManager({ store, logger, queryTimeoutMs: QUERY_TIMEOUT });
+    try {
+      const answer = await manager.getUserMembership(contextKey);
+      return { answer: { ...answer }, status: { ...(await manager.statusProvider.getStatus()) }, errors: texts('error') };
+    } finally {
+      await manager.close();
+    }
+  }
+
+  test('keys of the wrong Redis type (WRONGTYPE), through node-redis and ioredis', async () => {
+    const prefix = uniquePrefix('wrongtype');
+    const u = member();
+    await io.call('SET', keys(prefix).include(u.hash), 'not a set');
+    await io.call('SADD', keys(prefix).syncedOn, String(Date.now()));
+    for (const host of [nodeRedisHost(nr), ioredisHost(io)]) {
+      const { answer, status, errors } = await lookup(redisBigSegmentStore(host, { prefix }), u.key);
+      assert.deepEqual(answer, { membership: null, status: 'STORE_ERROR' });
+      assert.deepEqual(status, { available: false, stale: false });
+      assert.ok(errors.some((e) => e.startsWith('Big Segment store membership query returned error:') && /WRONGTYPE/.test(e)), errors.join('\n'));
+      assert.ok(errors.some((e) => e.startsWith('Big Segment store status query returned error:') && /WRONGTYPE/.test(e)), errors.join('\n'));
+      assert.ok(!errors.some((e) => e.includes(u.hash)), "no context hash in the log");
+    }
+  });
+
+  test('ioredis callBuffer: Buffer replies are not strings', async () => {
+    const prefix = uniquePrefix('buffers');
+    const u = member();
+    await io.call('SADD', keys(prefix).include(u.hash), 'vip.g1');
+    await io.call('SET', keys(prefix).syncedOn, String(Date.now()));
+    const host = ([name, ...args]) => io.callBuffer(name, ...args);
+    const { answer, errors } = await lookup(redisBigSegmentStore(host, { prefix }), u.key);
+    assert.deepEqual(answer, { membership: null, status: 'STORE_ERROR' });
+    assert.ok(errors.some((e) => /SMEMBERS of the include set returned a member that is not a string: a Uint8Array$/.test(e)), errors.join('\n'));
+    assert.ok(errors.some((e) => /big_segments_synchronized_on is not a string: a Uint8Array$/.test(e)), errors.join('\n'));
+  });
+
+  // What a host answers for SMEMBERS of the include set, over real replies for everything else.
+  const SET_REPLIES = [
+    ['a Set', (members) => new Set(members), /include set did not return an array: a Set$/],
+    ['a Map', (members) => new Map(members.map((m) => [m, true])), /include set did not return an array: a Map$/],
+    ['an object', (members) => Object.fromEntries(members.map((m) => [m, true])), /include set did not return an array: an object$/],
+    ['the member count', (members) => members.length, /include set did not return an array: a number 1$/],
+    ['a boolean', () => true, /include set did not return an array: a boolean true$/],
+    ['a string', (members) => members.join(','), /include set did not return an array: a string "vip.g1"$/],
+    ['numbers', () => [1], /include set returned a member that is not a string: a number 1$/],
+    ['nested arrays', (members) => [members], /include set returned a member that is not a string: a list of 1$/],
+    ['nulls', () => [null], /include set returned a member that is not a string: null$/],
+  ];
+  // What a host answers for GET of big_segments_synchronized_on.
+  const GET_REPLIES = [
+    ['an array', (text) => [text], /big_segments_synchronized_on is not a string: a list of 1$/],
+    ['a float', () => 12.5, /big_segments_synchronized_on is not an integer: a number 12.5$/],
+    ['a boolean', () => false, /big_segments_synchronized_on is not a string: a boolean false$/],
+    ['an object', (text) => ({ text }), /big_segments_synchronized_on is not a string: an object$/],
+  ];
+
+  /** A node-redis host whose replies `edit(args, reply)` changes; with or without a pipeline. */
+  function editingHost(edit, withPipeline) {
+    const command = async (args) => edit(args, await nr.sendCommand(args));
+    if (!withPipeline) return { command };
+    return { command, pipeline: (commands) => Promise.all(commands.map(command)) };
+  }
+
+  for (const withPipeline of [false, true]) {
+    const how = withPipeline ? 'pipeline' : 'two commands';
+    for (const [label, reply, pattern] of SET_REPLIES) {
+      test(`SMEMBERS answered as ${label} (${how})`, async () => {
+        const prefix = uniquePrefix('setreply');
+        const u = member();
+        await nr.sendCommand(['SADD', keys(prefix).include(u.hash), 'vip.g1']);
+        await nr.sendCommand(['SET', keys(prefix).syncedOn, String(Date.now())]);
+        const edit = (args, real) => (args[1] === keys(prefix).include(u.hash) ? reply(real) : real);
+        const store = redisBigSegmentStore(editingHost(edit, withPipeline), { prefix });
+        await assert.rejects(store.getMembership(u.hash), (e) => e instanceof Error && pattern.test(e.message));
+        const { answer, status, errors } = await lookup(store, u.key);
+        assert.deepEqual(answer, { membership: null, status: 'STORE_ERROR' });
+        assert.deepEqual(status, { available: true, stale: false }, 'the metadata was fine');
+        assert.ok(errors.some((e) => e.startsWith('Big Segment store membership query returned error:') && pattern.test(e)), errors.join('\n'));
+        assert.ok(!errors.some((e) => e.includes(u.hash)), "no context hash in the log");
+      });
+    }
+    for (const [label, reply, pattern] of GET_REPLIES) {
+      test(`GET of the metadata answered as ${label} (${how})`, async () => {
+        const prefix = uniquePrefix('getreply');
+        const u = member();
+        await nr.sendCommand(['SADD', keys(prefix).include(u.hash), 'vip.g1']);
+        await nr.sendCommand(['SET', keys(prefix).syncedOn, String(Date.now())]);
+        const edit = (args, real) => (args[0] === 'GET' ? reply(real) : real);
+        const store = redisBigSegmentStore(editingHost(edit, withPipeline), { prefix });
+        await assert.rejects(store.getMetadata(), pattern);
+        const { answer, status, errors } = await lookup(store, u.key);
+        assert.deepEqual({ ...answer, membership: plain(answer.membership) }, { membership: { 'vip.g1': true }, status: 'STORE_ERROR' });
+        assert.deepEqual(status, { available: false, stale: false });
+        assert.ok(errors.some((e) => e.startsWith('Big Segment store status query returned error:') && pattern.test(e)), errors.join('\n'));
+      });
+    }
+  }
+
+  test('a pipeline that answers the wrong shape', async () => {
+    for (const [answer, pattern] of [
+      ['OK', /the pipeline did not return an array: a string "OK"$/],
+      [{}, /the pipeline did not return an array: an object$/],
+      [[['vip.g1']], /the pipeline returned fewer than two replies$/],
+    ]) {
+      const store = redisBigSegmentStore({ command: (args) => nr.sendCommand(args), pipeline: async () => answer });
+      const { answer: got, errors } = await lookup(store, member().key);
+      assert.deepEqual(got, { membership: null, status: 'STORE_ERROR' });
+      assert.ok(errors.some((e) => pattern.test(e)), errors.join('\n'));
+    }
+  });
+});
 
 describe('process exit', () => {
   const CHILD = fileURLToPath(new URL('./helpers/redis-exit-child.mjs', import.meta.url));
