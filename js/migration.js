@@ -3,7 +3,7 @@ import * as wasm from './wasm/cutover.js';
 import { Hint } from './wasm/cutover.js';
 import { stage } from './bridge/answers.js';
 import { instrumentsOf, MIGRATION } from './metrics.js';
-import { describe, INNER, LD_SHAPED, OLD_FIRST, read } from './util.js';
+import { describe, INNER, LastString, LD_SHAPED, OLD_FIRST, read } from './util.js';
 
 // Looked up on first use: with the web entry the wasm is initialised after this module loads.
 let failureBrand;
@@ -43,10 +43,9 @@ function signalOf(opts) {
 // What the wasm need not ask about an operation's arguments (`Hint`, src/js/codes.rs): the
 // default stage's code, whether the flag key is the very string the previous operation
 // passed, and whether there is a signal.
-let lastFlagKey;
+const lastFlagKey = new LastString();
 function hints(flagKey, defaultStage, signal) {
-  const same = typeof flagKey === 'string' && flagKey === lastFlagKey ? Hint.SameKey : 0;
-  if (typeof flagKey === 'string') lastFlagKey = flagKey;
+  const same = lastFlagKey.repeated(flagKey) ? Hint.SameKey : 0;
   return stage(defaultStage) | same | (signal === undefined ? 0 : Hint.Signal);
 }
 

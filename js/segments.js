@@ -3,7 +3,7 @@
 import * as wasm from './wasm/cutover.js';
 import { now } from './bridge/waiting.js';
 import { BIG_SEGMENTS, instrumentsOf } from './metrics.js';
-import { INNER, read } from './util.js';
+import { INNER, LastString, read } from './util.js';
 
 class BigSegmentStoreStatusProvider {
   #manager;
@@ -59,7 +59,7 @@ const STATUS = 4;
 
 export class BigSegmentStoreManager {
   #inner;
-  #lastKey;
+  #lastKey = new LastString();
   #unobserve;
   constructor(managerOptions) {
     const store = managerOptions !== null && typeof managerOptions === 'object' ? read(managerOptions, 'store') : undefined;
@@ -84,8 +84,7 @@ export class BigSegmentStoreManager {
     // crosses only when it is not the string the previous lookup passed.
     let ready;
     if (typeof contextKey === 'string') {
-      const repeated = contextKey === this.#lastKey;
-      if (!repeated) this.#lastKey = contextKey;
+      const repeated = this.#lastKey.repeated(contextKey);
       ready = this.#inner.lookupNow(repeated ? undefined : contextKey, now());
     }
     if (ready !== undefined) return ready; // a resolved promise, shared by warm lookups

@@ -50,6 +50,20 @@ export function when(promise, ok, fail) {
     fail(error);
   }
 }
+/**
+ * The last string a caller passed, so that the facade can tell the wasm "the same again"
+ * instead of sending it (a migration's flag key, `Hint.SameKey`; a warm lookup's context key).
+ */
+export class LastString {
+  #last;
+  /** Whether `value` is the string passed last time; a string becomes the last one. */
+  repeated(value) {
+    if (typeof value !== 'string') return false;
+    const same = value === this.#last;
+    this.#last = value;
+    return same;
+  }
+}
 export const flags = (bits) => (bits === 3 ? { old: true, new: true } : bits === 1 ? { old: true } : { new: true });
 export const present = (n) => n === n; // not NaN
 

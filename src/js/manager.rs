@@ -62,17 +62,17 @@ fn status_object(status: BigSegmentStoreStatus) -> JsValue {
 #[wasm_bindgen]
 pub struct WasmBigSegmentStoreManager {
     inner: BigSegmentStoreManager<JsStore>,
-    /// The context key of the last warm-path lookup; the facade keeps its own copy in step and
-    /// sends no key when the caller passed the same string again.
+    /// The context key of the last warm-path lookup; the facade keeps its own copy in step
+    /// (`LastString`, js/util.js) and sends no key when the caller passed the same string again.
     last_key: std::cell::RefCell<Option<String>>,
 }
 
 #[wasm_bindgen]
 impl WasmBigSegmentStoreManager {
-    #[wasm_bindgen(constructor)]
     /// `instruments`: what js/metrics.js created from `options.meter` (Big Segments table
     /// order), or undefined. `native`: a handle on the Rust store behind `options.store` when that
     /// is a `redisBigSegmentStore` or `dynamoDbBigSegmentStore` object (`NativeStore.share()`).
+    #[wasm_bindgen(constructor)]
     pub fn new(
         options: JsValue,
         instruments: JsValue,
@@ -118,12 +118,10 @@ impl WasmBigSegmentStoreManager {
         );
     }
 
-    /// The lookup's result object when it needs no waiting (a warm cache), else `undefined`.
-    /// The answer when no waiting is needed, else `undefined`. Called with strings only (the
-    /// facade checks): a `&str` parameter crosses in the call itself, without a callback.
-    /// A resolved promise of the answer of a lookup the cache can give at once, else undefined. `context_key` is
-    /// `None` when it is the very string the previous call passed; `now` is the bridge's clock,
-    /// read by the facade (one crossing fewer per warm lookup).
+    /// A resolved promise of the answer of a lookup the cache can give at once (a warm cache),
+    /// else undefined. `context_key` is `None` when it is the very string the previous call
+    /// passed (the facade checks that it is a string); `now` is the bridge's clock, read by the
+    /// facade (one crossing fewer per warm lookup).
     #[wasm_bindgen(js_name = lookupNow)]
     pub fn lookup_now(&self, context_key: Option<String>, now: f64) -> JsValue {
         // The key is taken out for the lookup, whose metric sink may look up again (re-entrant:
