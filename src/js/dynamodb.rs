@@ -7,7 +7,7 @@ use js_sys::{Function, Object};
 use wasm_bindgen::prelude::*;
 
 use super::host_data::call_host;
-use super::native_store::prefix_option;
+use super::store_options::prefix_option;
 use super::value::{get, got, method, set, type_error};
 use crate::segments::dynamodb::{DynamoDbHost, DynamoDbStore, GetItemRequest, PARTITION_KEY, SORT_KEY};
 use crate::segments::host_data::{HostData, Select};

@@ -9,8 +9,7 @@ use wasm_bindgen::prelude::*;
 
 use super::intern::intern;
 use super::promise::awaited;
-use super::store::object_keys;
-use super::value::{array_items, is_array};
+use super::value::{array_items, is_array, object_keys};
 use crate::host::HostValue;
 use crate::segments::host_data::{HostData, Select};
 

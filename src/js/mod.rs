@@ -29,4 +29,5 @@ mod redis;
 mod signal;
 mod stage;
 mod store;
+mod store_options;
 mod value;

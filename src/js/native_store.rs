@@ -10,7 +10,7 @@ use js_sys::{Function, Object, Promise};
 use wasm_bindgen::prelude::*;
 
 use super::promise::{complete, promise};
-use super::value::{get, got, set, string_arg, type_error};
+use super::value::{set, string_arg};
 use crate::segments::schema_store::MembershipEntries;
 use crate::segments::{SchemaStore, StoreError, StoreMetadata};
 
@@ -28,16 +28,6 @@ fn js_error(e: StoreError<JsValue>) -> JsValue {
         StoreError::Host(e) => e,
         StoreError::Malformed(m) => js_sys::Error::new(&m).into(),
     }
-}
-
-/// `options.prefix` of either store: none when undefined or null, else a string.
-pub fn prefix_option(options: &JsValue, store: &str) -> Result<Option<String>, JsValue> {
-    let p = get(options, "prefix");
-    if p.is_undefined() || p.is_null() {
-        return Ok(None);
-    }
-    let text = p.as_string();
-    text.map(Some).ok_or_else(|| type_error(&format!("{store}: options.prefix must be a string, {}", got(&p))))
 }
 
 /// A null-prototype `{ ref: included }` object of a Rust store's entries.

@@ -6,7 +6,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::host_data::call_host;
-use super::native_store::prefix_option;
+use super::store_options::prefix_option;
 use super::value::{got, method, type_error};
 use crate::segments::host_data::Select;
 use crate::segments::redis::{RedisHost, RedisStore, Reply};

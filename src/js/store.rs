@@ -12,7 +12,7 @@ use wasm_bindgen::prelude::*;
 use super::intern::intern;
 use super::native_store::{entries_object, NativeStore};
 use super::promise::awaited;
-use super::value::{finite, get, got, method, set, type_error};
+use super::value::{finite, get, got, method, object_keys, set, type_error};
 use crate::segments::membership::counted_entries;
 use crate::segments::{BigSegmentStore, BigSegmentsStatus, StoreMetadata};
 
@@ -89,13 +89,6 @@ impl JsStore {
 
 fn frozen(o: Object) -> JsValue {
     Object::freeze(&o).into()
-}
-
-#[wasm_bindgen]
-extern "C" {
-    /// `Object.keys`, a throw (a proxy that refuses) caught.
-    #[wasm_bindgen(js_namespace = Object, js_name = keys, catch)]
-    pub(super) fn object_keys(value: &JsValue) -> Result<js_sys::Array, JsValue>;
 }
 
 /// A store's membership answer as a frozen null-prototype object of the entries the core

@@ -12,6 +12,10 @@ use super::intern::intern;
 
 #[wasm_bindgen]
 extern "C" {
+    /// `Object.keys`, a throw (a proxy that refuses) caught.
+    #[wasm_bindgen(js_namespace = Object, js_name = keys, catch)]
+    pub fn object_keys(value: &JsValue) -> Result<js_sys::Array, JsValue>;
+
     #[wasm_bindgen(catch, js_namespace = Array, js_name = isArray)]
     fn array_is_array(target: &JsValue) -> Result<bool, JsValue>;
 }
