@@ -12,7 +12,7 @@
 // classes and functions; only the glue is minified.
 // Usage: node scripts/bundle.mjs <dist dir>
 import { build } from 'esbuild';
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const dist = resolve(process.argv[2]);
@@ -112,6 +112,9 @@ writeFileSync(
     `export ${exported} from './lib/esm/web.js';\n`,
 );
 copyFileSync(js('index.d.ts'), join(dist, 'index.d.ts'));
+// index.d.ts re-exports the declarations of js/types/, one module per part.
+mkdirSync(join(dist, 'types'), { recursive: true });
+for (const file of readdirSync(js('types')).filter((f) => f.endsWith('.d.ts'))) copyFileSync(js(`types/${file}`), join(dist, 'types', file));
 copyFileSync(js('web.d.mts'), join(dist, 'web.d.mts'));
 // ESM and CommonJS resolution under `nodenext` get their own entry files that re-export the one
 // set of declarations (one copy in the package instead of three).

@@ -47,7 +47,10 @@ interface LDUser {
 type LDContext = LDUser | LDSingleKindContext | LDMultiKindContext;
 interface LDMigrationTracker {
   op(op: 'read' | 'write'): void;
+  error(origin: 'old' | 'new'): void;
+  consistency(check: () => boolean): void;
   invoked(origin: 'old' | 'new'): void;
+  latency(origin: 'old' | 'new', value: number): void;
   createEvent(): object | undefined;
 }
 interface LDClient {
