@@ -6,30 +6,20 @@ export * from './index.mjs';
 export type WasmSource = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;
 
 /**
- * Fetches (or takes) the wasm and initialises cutover; idempotent. Without an argument the wasm
- * is fetched from beside the module (`cutover_bg.wasm`).
- *
+ * Fetches (or takes) the wasm and initialises cutover; idempotent.
  * @example
  * ```ts
- * import init, { MigratorBuilder, fixedStage } from 'cutover/web';
- *
- * await init();
- * const migrator = new MigratorBuilder(fixedStage('off')).read(() => 1, () => 2).write(() => 1, () => 2).build();
+ * await init(); // then use the API
  * ```
  */
 export default function init(input?: { module_or_path?: WasmSource | Promise<WasmSource> } | WasmSource): Promise<unknown>;
 export { init };
 
 /**
- * Initialises cutover from wasm bytes or a compiled module, synchronously (Cloudflare Workers,
- * Vercel Edge: the wasm imported as a module).
- *
+ * Initialises cutover from wasm bytes or a compiled module, synchronously.
  * @example
  * ```ts
- * import { initSync } from 'cutover/web';
- * import wasm from 'cutover/cutover_bg.wasm';
- *
- * initSync({ module: wasm });
+ * initSync({ module: wasmModule }); // workerd, edge-light: the wasm imported as a module
  * ```
  */
 export function initSync(input: { module: BufferSource | WebAssembly.Module } | BufferSource | WebAssembly.Module): unknown;

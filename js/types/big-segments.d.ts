@@ -16,32 +16,23 @@ export type StoreMembership = Record<string, boolean>;
  * LaunchDarkly's JS stores (`getUserMembership`) plug in as they are.
  */
 export type BigSegmentStore = {
-  /** The store's metadata (null or undefined: none). */
   getMetadata(): Promise<BigSegmentStoreMetadata | null | undefined>;
-  /** Awaited by `BigSegmentStoreManager#close()`. */
   close?(): Promise<void> | void;
 } & (
   | {
-      /** The memberships of the context whose key hashes to `contextHash` (null or undefined: none). */
       getMembership(contextHash: string): Promise<StoreMembership | null | undefined>;
     }
   | {
-      /** LaunchDarkly's name for `getMembership`. */
       getUserMembership(contextHash: string): Promise<StoreMembership | null | undefined>;
     }
 );
 
-/**
- * A store cutover's core runs (`redisBigSegmentStore`, `dynamoDbBigSegmentStore`): a frozen
- * object whose methods answer what the store holds. A manager or `launchDarklyBigSegmentStore`
- * over it queries the core directly.
- */
+/** A store cutover's core runs (`redisBigSegmentStore`, `dynamoDbBigSegmentStore`), frozen. */
 export interface CoreBigSegmentStore {
   /** `lastUpToDate`: epoch ms of the last synchronization, null when never synchronized. */
   getMetadata(): Promise<{ lastUpToDate: number | null }>;
   /** A null-prototype map of the context's memberships, or null when the store has none. */
   getMembership(contextHash: string): Promise<StoreMembership | null>;
-  /** Does nothing: the client belongs to the caller. */
   close(): void;
 }
 
@@ -59,7 +50,6 @@ export interface BigSegmentsOptions {
   staleAfterMs?: number;
   /** Default 10000; a slower store call counts as a store error. */
   queryTimeoutMs?: number;
-  /** Default: console, level 'warn'. */
   logger?: Logger;
   /** Records `cutover.big_segments.*` (lookups, cache hits, store queries and their duration, the status gauge). */
   meter?: BigSegmentsMeterLike;
@@ -70,9 +60,7 @@ export type BigSegmentsStatus = 'HEALTHY' | 'STALE' | 'STORE_ERROR' | 'NOT_CONFI
 
 /** The store's status. */
 export interface BigSegmentStoreStatus {
-  /** The last metadata read succeeded. */
   available: boolean;
-  /** The data is older than `staleAfterMs`. */
   stale: boolean;
 }
 
@@ -85,29 +73,20 @@ export interface BigSegmentStoreStatusProvider {
   getStatus(): Promise<BigSegmentStoreStatus>;
   /** The last status (undefined before the first poll). */
   readonly lastStatus: BigSegmentStoreStatus | undefined;
-  /** Calls `listener` with each status that differs from the one before. */
   addListener(listener: (status: BigSegmentStoreStatus) => void): void;
-  /** Removes a listener added once (one of several additions of the same function). */
   removeListener(listener: (status: BigSegmentStoreStatus) => void): void;
 }
 
 /** A manager's running counts. */
 export interface BigSegmentsManagerStats {
-  /** Lookups. */
   lookups: number;
-  /** Lookups answered from the cache. */
   cacheHits: number;
-  /** Lookups that were not. */
   cacheMisses: number;
   /** Misses that joined a store query already in flight for the same context. */
   coalescedLookups: number;
-  /** Membership queries sent to the store. */
   membershipQueries: number;
-  /** Those that failed. */
   membershipErrors: number;
-  /** Status polls. */
   statusPolls: number;
-  /** Those that failed. */
   statusErrors: number;
 }
 
@@ -117,14 +96,8 @@ export class BigSegmentStoreManager {
   constructor(options: BigSegmentsOptions);
   /** Background status polling every statusPollIntervalMs; idempotent; never keeps Node alive. */
   start(): void;
-  /**
-   * The context's memberships and the store's status. The answer is frozen, and a warm lookup
-   * may hand out the same answer object again — and the same resolved promise of it. The
-   * store call of a miss runs in the caller's async context (a query shared by concurrent
-   * misses, in the first caller's).
-   */
+  /** The context's memberships and the store's status; frozen, and shared by warm lookups. */
   getUserMembership(contextKey: string): Promise<Readonly<{ membership: Membership | null; status: BigSegmentsStatus }>>;
-  /** The store's status. */
   readonly statusProvider: BigSegmentStoreStatusProvider;
   /** Running counts since construction. */
   stats(): BigSegmentsManagerStats;
@@ -134,65 +107,43 @@ export class BigSegmentStoreManager {
 
 /**
  * base64(SHA-256(UTF-8 key)), padded: the key stores use.
- *
  * @example
  * ```ts
- * import { hashContextKey } from 'cutover';
- *
- * console.log(hashContextKey('user-123')); // 44 characters of base64
+ * const hash = hashContextKey('user-123');
  * ```
  */
 export function hashContextKey(contextKey: string): string;
 
 /**
- * `${segmentKey}.g${generation}`: the name a membership gives a segment.
- *
+ * `${segmentKey}.g${generation}`: a segment's name in a membership.
  * @example
  * ```ts
- * import { bigSegmentRef } from 'cutover';
- *
- * console.log(bigSegmentRef('beta-testers', 3)); // 'beta-testers.g3'
+ * const inBeta = membership?.[bigSegmentRef('beta-testers', 3)] === true;
  * ```
  */
 export function bigSegmentRef(segmentKey: string, generation: number): string;
 
 /**
- * A Big Segment store over Redis as LaunchDarkly's Relay Proxy writes it. `prefix` defaults to
- * 'launchdarkly' (also when ''). One round trip per membership query.
+ * A Big Segment store over Redis in the Relay Proxy's schema; `prefix` defaults to 'launchdarkly'
+ * (also when ''). One round trip per membership query.
  *
  * @throws TypeError when `host` is neither a function nor an object with `command`.
  * @example
  * ```ts
- * import { redisBigSegmentStore, hashContextKey } from 'cutover';
- *
- * const sets = new Map([['launchdarkly:big_segment_include:' + hashContextKey('u1'), ['beta.g1']]]);
- * const store = redisBigSegmentStore(async ([name, key]) => (name === 'SMEMBERS' ? sets.get(key ?? '') ?? [] : null));
- * console.log(await store.getMembership(hashContextKey('u1'))); // { 'beta.g1': true }
+ * const membership = await redisBigSegmentStore(nodeRedisHost(redis)).getMembership(hashContextKey('u1'));
  * ```
  */
 export function redisBigSegmentStore(host: RedisHost | RedisCommand, options?: { prefix?: string }): CoreBigSegmentStore;
 
 /**
- * A Big Segment store over a DynamoDB table as LaunchDarkly's Relay Proxy writes it: partition
- * key `namespace`, sort key `key`; the metadata item (`big_segments_metadata`, number attribute
- * `synchronizedOn` in epoch ms) and one item per context in namespace `big_segments_user` keyed
- * by the context hash, with the string sets `included` and `excluded` (include wins). `prefix`
- * is prepended as `prefix:` to the namespaces (none by default, also when ''). One GetItem per
- * membership query and per metadata read (consistent reads). An output or attribute of any other
- * shape (an `Item` that is not a map, `included` that is not a string set, …) fails the query.
+ * A Big Segment store over a DynamoDB table in the Relay Proxy's schema (docs/STORES.md):
+ * one consistent GetItem per query and per metadata read; `prefix` (none by default) is
+ * prepended as `prefix:` to the namespaces. An answer of another shape fails the query.
  *
- * @throws TypeError when `host` has no getItem method, `options.tableName` is not a string or
- *   `options.prefix` is neither a string nor undefined; RangeError when the table name is not a
- *   DynamoDB table name.
+ * @throws TypeError / RangeError naming a bad `host`, `options.tableName` or `options.prefix`.
  * @example
  * ```ts
- * import { dynamoDbBigSegmentStore, hashContextKey } from 'cutover';
- *
- * const store = dynamoDbBigSegmentStore(
- *   { getItem: async (input) => (input.Key.namespace.S === 'big_segments_user' ? { Item: { included: { SS: ['beta.g1'] } } } : {}) },
- *   { tableName: 'ld-big-segments' },
- * );
- * console.log(await store.getMembership(hashContextKey('u1'))); // { 'beta.g1': true }
+ * const store = dynamoDbBigSegmentStore(awsDynamoDbHost(client, GetItemCommand), { tableName: 'ld-big-segments' });
  * ```
  */
 export function dynamoDbBigSegmentStore(host: DynamoDbHost, options: { tableName: string; prefix?: string }): CoreBigSegmentStore;

@@ -6,48 +6,24 @@ import type { BigSegmentStore } from './big-segments.js';
 import type { LDClientLike } from './clients.js';
 import type { MigrationStats, OperationOptions } from './migrations.js';
 
-/**
- * The Big Segment store LaunchDarkly's server SDK calls (the shape of its
- * `interfaces.BigSegmentStore`, described here so that cutover's types need none of the SDK's).
- */
+/** The Big Segment store LaunchDarkly's server SDK calls (its `interfaces.BigSegmentStore`). */
 export interface LaunchDarklyBigSegmentStore {
   /** `undefined` when the store has no metadata; `lastUpToDate` absent when it was never synchronized. */
   getMetadata(): Promise<{ lastUpToDate?: number } | undefined>;
   /** Segment ref (`key.gN`) → included (true) or excluded (false), frozen; `undefined`: no data. */
   getUserMembership(userHash: string): Promise<Readonly<Record<string, boolean>> | undefined>;
-  /** Closes the wrapped store (its `close()`, when it has one) once; a failure is logged, never thrown. */
+  /** Closes the wrapped store once; a failure is logged, never thrown. */
   close(): void;
 }
 
 /**
- * The value of `@launchdarkly/node-server-sdk`'s `bigSegments.store` option: a factory that the
- * SDK calls with its client context (whose logger reports a failing `close()`), over any cutover
- * store — `redisBigSegmentStore` on any client, `dynamoDbBigSegmentStore`, or a store written in
- * JavaScript. The store's methods are looked up at each call; a throw or rejection reaches the SDK
- * as a rejection (its status becomes `STORE_ERROR`). A `redisBigSegmentStore` or
- * `dynamoDbBigSegmentStore` is queried directly (its answers handed on without a copy): one Redis
- * round trip per membership query, where LaunchDarkly's own Redis store needs two. LaunchDarkly's SDK
- * bounds no store call, so the adapter does: a call slower than `queryTimeoutMs` (default 10000)
- * rejects with a `DOMException` named 'TimeoutError' (an evaluation's status is then `STORE_ERROR`).
+ * `@launchdarkly/node-server-sdk`'s `bigSegments.store` option over any cutover store; a call
+ * slower than `queryTimeoutMs` (default 10000) rejects with a 'TimeoutError'.
  *
- * @throws TypeError when `store` lacks `getMetadata` or `getMembership` (or `getUserMembership`),
- *   TypeError / RangeError naming `queryTimeoutMs` when it is not a positive finite number.
- *
+ * @throws TypeError / RangeError naming a bad `store` or `queryTimeoutMs`.
  * @example
  * ```ts
- * import { init } from '@launchdarkly/node-server-sdk';
- * import { createClient } from 'redis';
- * import { launchDarklyBigSegmentStore, redisBigSegmentStore, nodeRedisHost } from 'cutover';
- *
- * const redis = await createClient({ url: process.env.REDIS_URL }).connect();
- * const ldClient = init(process.env.LAUNCHDARKLY_SDK_KEY ?? '', {
- *   bigSegments: {
- *     store: launchDarklyBigSegmentStore(redisBigSegmentStore(nodeRedisHost(redis)), { queryTimeoutMs: 250 }),
- *   },
- * });
- * await ldClient.waitForInitialization({ timeout: 10 });
- * const detail = await ldClient.variationDetail('beta-ui', { kind: 'user', key: 'user-123' }, false);
- * // detail.reason.bigSegmentsStatus: 'HEALTHY' | 'STALE' | 'STORE_ERROR' | 'NOT_CONFIGURED'
+ * const ldClient = init(sdkKey, { bigSegments: { store: launchDarklyBigSegmentStore(redisBigSegmentStore(nodeRedisHost(redis))) } });
  * ```
  */
 export function launchDarklyBigSegmentStore(
@@ -57,65 +33,47 @@ export function launchDarklyBigSegmentStore(
 
 /** LaunchDarkly's migration stages. */
 export enum LDMigrationStage {
-  /** Old only. */
   Off = 'off',
-  /** Reads old; writes old, then new. */
   DualWrite = 'dualwrite',
-  /** Reads both, returns old; writes old, then new. */
   Shadow = 'shadow',
-  /** Reads both, returns new; writes new, then old. */
   Live = 'live',
-  /** Reads new; writes new, then old. */
   RampDown = 'rampdown',
-  /** New only. */
   Complete = 'complete',
 }
 
-/** Serial execution's order: `Fixed` runs old to completion, then new, at every stage; `Random` flips a coin per read. */
+/** Serial execution's order: `Fixed` runs old, then new; `Random` flips a coin per read. */
 export enum LDExecutionOrdering {
-  /** Old, then new. */
   Fixed = 0,
-  /** A coin flip per read. */
   Random = 1,
 }
 
 /** The tag of an execution option; callers should not need it. */
 export enum LDExecution {
-  /** `LDSerialExecution`. */
   Serial = 0,
-  /** `LDConcurrentExecution`. */
   Concurrent = 1,
 }
 
 /** One read origin to completion, then the other, in `ordering`. */
 export class LDSerialExecution {
-  /** Which origin runs first. */
   readonly ordering: LDExecutionOrdering;
-  /** `LDExecution.Serial`. */
   readonly type: LDExecution;
-  /** A serial execution in `ordering`. */
   constructor(ordering: LDExecutionOrdering);
 }
 
 /** Both read origins started together (the default execution). */
 export class LDConcurrentExecution {
-  /** `LDExecution.Concurrent`. */
   readonly type: LDExecution;
 }
 
 /** A method's success: `LDMigrationSuccess(result)`. */
 export interface LDMethodSuccess<TResult> {
-  /** True. */
   success: true;
-  /** What the method produced. */
   result: TResult;
 }
 
 /** A method's failure: `LDMigrationError(error)`. */
 export interface LDMethodFailure {
-  /** False. */
   success: false;
-  /** What the method failed with. */
   error: unknown;
 }
 
@@ -124,26 +82,18 @@ export type LDMethodResult<TResult> = LDMethodSuccess<TResult> | LDMethodFailure
 
 /**
  * A successful method result.
- *
  * @example
  * ```ts
- * import { LDMigrationSuccess } from 'cutover';
- *
- * const readOld = async (id: string) => LDMigrationSuccess({ id, source: 'old' });
- * console.log((await readOld('u1')).result.source); // 'old'
+ * const readOld = async (id: string) => LDMigrationSuccess({ id });
  * ```
  */
 export function LDMigrationSuccess<TResult>(result: TResult): LDMethodSuccess<TResult>;
 
 /**
  * A failed method result.
- *
  * @example
  * ```ts
- * import { LDMigrationError, LDMigrationSuccess } from 'cutover';
- *
  * const readNew = async (id: string) => (id ? LDMigrationSuccess(id) : LDMigrationError(new Error('no id')));
- * console.log((await readNew('')).success); // false
  * ```
  */
 export function LDMigrationError<TError extends Error>(error: TError): { success: false; error: TError };
@@ -154,19 +104,13 @@ export type LDMigrationOrigin = Origin;
 /** One origin's result: `result` when `success`, else `error`. */
 export type LDMigrationResult<TResult> =
   | {
-      /** True. */
       success: true;
-      /** The origin that produced it. */
       origin: LDMigrationOrigin;
-      /** What the method produced. */
       result: TResult;
     }
   | {
-      /** False. */
       success: false;
-      /** The origin that failed. */
       origin: LDMigrationOrigin;
-      /** What it failed with. */
       error: unknown;
     };
 
@@ -175,20 +119,11 @@ export type LDMigrationReadResult<TResult> = LDMigrationResult<TResult>;
 
 /** A write's results: `nonAuthoritative` is absent when the second write did not run (stage without one, or the first failed). */
 export interface LDMigrationWriteResult<TResult> {
-  /** The authoritative write. */
   authoritative: LDMigrationResult<TResult>;
-  /** The second write. */
   nonAuthoritative?: LDMigrationResult<TResult>;
 }
 
-/**
- * LaunchDarkly's migration options, and cutover's extras (`originTimeoutMs`, `logger`, `meter`).
- * The four methods are looked up on the options object at every call (with it as `this`); they
- * also receive the origin's `AbortSignal`, which aborts on `originTimeoutMs` or the operation's
- * `signal`. A throw or rejection fails the origin with what was thrown. LaunchDarkly's own
- * `LDMigrationOptions` objects are accepted as they are; cutover's methods may also take their
- * payload as required (`async (id: string) => …`).
- */
+/** LaunchDarkly's migration options (theirs fit as they are) and cutover's; methods also get a signal. */
 export interface LDMigrationOptions<TMigrationRead, TMigrationWrite, TMigrationReadInput, TMigrationWriteInput> {
   /** Default `new LDConcurrentExecution()`. */
   execution?: LDSerialExecution | LDConcurrentExecution;
@@ -196,13 +131,9 @@ export interface LDMigrationOptions<TMigrationRead, TMigrationWrite, TMigrationR
   latencyTracking?: boolean;
   /** Default true; false: no `error` measurement. */
   errorTracking?: boolean;
-  /** The new read. */
   readNew: (payload: TMigrationReadInput, signal: AbortSignal) => Promise<LDMethodResult<TMigrationRead>>;
-  /** The new write. */
   writeNew: (payload: TMigrationWriteInput, signal: AbortSignal) => Promise<LDMethodResult<TMigrationWrite>>;
-  /** The old read. */
   readOld: (payload: TMigrationReadInput, signal: AbortSignal) => Promise<LDMethodResult<TMigrationRead>>;
-  /** The old write. */
   writeOld: (payload: TMigrationWriteInput, signal: AbortSignal) => Promise<LDMethodResult<TMigrationWrite>>;
   /** Consistency check of two successful reads (sampled by the flag's checkRatio); read once, at createMigration. */
   check?: (a: TMigrationRead, b: TMigrationRead) => boolean;
@@ -215,13 +146,10 @@ export interface LDMigrationOptions<TMigrationRead, TMigrationWrite, TMigrationR
 }
 
 /**
- * LaunchDarkly's `LDMigration`, plus cutover's `{ signal }` per operation and `stats()`;
- * assignable to LaunchDarkly's own `LDMigration` of the same types. As in LaunchDarkly's, the
- * payload may be left out (the methods then receive `undefined`): code written against
- * LaunchDarkly's types compiles unchanged. `Migrator#read` and `#write` are stricter.
+ * LaunchDarkly's `LDMigration` (assignable to it), plus `{ signal }` and `stats()`. As in
+ * LaunchDarkly's, a payload may be left out (the methods then get `undefined`).
  */
 export interface LDMigration<TMigrationRead, TMigrationWrite, TMigrationReadInput = unknown, TMigrationWriteInput = unknown> {
-  /** Reads at the flag's stage for `context`. */
   read(
     key: string,
     context: Context,
@@ -229,7 +157,6 @@ export interface LDMigration<TMigrationRead, TMigrationWrite, TMigrationReadInpu
     payload?: TMigrationReadInput,
     options?: OperationOptions,
   ): Promise<LDMigrationReadResult<TMigrationRead>>;
-  /** Writes at the flag's stage for `context`. */
   write(
     key: string,
     context: Context,
@@ -242,30 +169,20 @@ export interface LDMigration<TMigrationRead, TMigrationWrite, TMigrationReadInpu
 }
 
 /**
- * LaunchDarkly's `createMigration`, run by cutover: switch with one import line. The payload and
- * result types are inferred from the options (LaunchDarkly's defaults them to `any`).
- * Events go through `launchDarklyClient(ldClient)`, so LaunchDarkly's own tracker sends them.
+ * LaunchDarkly's `createMigration`, run by cutover (its events made by LaunchDarkly's tracker);
+ * payload and result types are inferred from the options.
  *
- * @throws TypeError naming the bad option (a method that is not a function, an unknown execution).
+ * @throws TypeError naming the bad option.
  * @example
  * ```ts
- * import { init } from '@launchdarkly/node-server-sdk';
- * import { createMigration, LDMigrationSuccess, LDSerialExecution, LDExecutionOrdering } from 'cutover';
- *
- * const ldClient = init(process.env.LD_SDK_KEY ?? '');
- * await ldClient.waitForInitialization({ timeout: 10 });
  * const migration = createMigration(ldClient, {
- *   readOld: async (key: string) => LDMigrationSuccess(`old:${key}`),
- *   readNew: async (key: string) => LDMigrationSuccess(`new:${key}`),
- *   writeOld: async (params: { key: string }) => LDMigrationSuccess(params),
- *   writeNew: async (params: { key: string }) => LDMigrationSuccess(params),
- *   check: (a, b) => a === b,
- *   execution: new LDSerialExecution(LDExecutionOrdering.Fixed),
+ *   readOld: async (id: string) => LDMigrationSuccess(`old:${id}`),
+ *   readNew: async (id: string) => LDMigrationSuccess(`new:${id}`),
+ *   writeOld: async (row: Row) => LDMigrationSuccess(row),
+ *   writeNew: async (row: Row) => LDMigrationSuccess(row),
  *   originTimeoutMs: 500, // cutover's
  * });
- * const result = await migration.read('migration-flag', { kind: 'user', key: 'u1' }, 'off', 'k1');
- * if (result.success) console.log(result.origin, result.result);
- * console.log(migration.stats().read.count);
+ * const result = await migration.read('migration-flag', { kind: 'user', key: 'u1' }, 'off', 'id-1');
  * ```
  */
 export function createMigration<TMigrationRead, TMigrationWrite, TMigrationReadInput = unknown, TMigrationWriteInput = unknown>(
