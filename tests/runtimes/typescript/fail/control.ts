@@ -5,7 +5,7 @@ import { MigratorBuilder, fixedStage } from 'cutover';
 const migrator = new MigratorBuilder<string, number>(fixedStage('off')).read(() => 1, () => 2).write(() => 1, () => 2).build();
 
 export async function control(): Promise<number> {
-  const r = await migrator.read('flag', { key: 'u' }, 'off');
+  const r = await migrator.read('flag', { key: 'u' }, 'off', 'p');
   const n: number = r.value; // TS2322: number | undefined is not assignable to number
   // @ts-expect-error (TS2578 unused directive: the next line is fine)
   const fine: number | undefined = r.value;

@@ -24,6 +24,9 @@ void upper;
 
 const builder = new MigratorBuilder<string, number, { v: number }, boolean>(fixedStage('off'));
 
+// @ts-expect-error misspelled option: logger
+new MigratorBuilder(fixedStage('off'), { loger: console });
+
 // ---- execution order
 // @ts-expect-error not an ExecutionOrder
 builder.readExecutionOrder('sideways');
@@ -54,25 +57,41 @@ migrator.read('flag', { key: 'u' }, 'off', 42);
 // @ts-expect-error the write payload is { v: number }
 migrator.write('flag', { key: 'u' }, 'off', { v: 'one' });
 // @ts-expect-error a context needs a key
-migrator.read('flag', { kind: 'user' }, 'off');
+migrator.read('flag', { kind: 'user' }, 'off', 'p');
+// @ts-expect-error a context's key is a string
+migrator.read('flag', { key: 5 }, 'off', 'p');
 // @ts-expect-error the default stage must be a Stage
-migrator.read('flag', { key: 'u' }, 'on');
+migrator.read('flag', { key: 'u' }, 'on', 'p');
 // @ts-expect-error flag keys are strings
-migrator.read(7, { key: 'u' }, 'off');
+migrator.read(7, { key: 'u' }, 'off', 'p');
+// @ts-expect-error the read payload (a string) is required: its type does not include undefined
+migrator.read('flag', { key: 'u' }, 'off');
+// @ts-expect-error the write payload ({ v: number }) is required
+migrator.write('flag', { key: 'u' }, 'off');
+// @ts-expect-error payload, then options: not options in the payload's place
+migrator.read('flag', { key: 'u' }, 'off', { signal: AbortSignal.timeout(1) });
 // @ts-expect-error options.signal is an AbortSignal
 migrator.read('flag', { key: 'u' }, 'off', 'p', { signal: 'abort' });
 
 export async function results(): Promise<void> {
-  const r = await migrator.read('flag', { key: 'u' }, 'off');
+  const r = await migrator.read('flag', { key: 'u' }, 'off', 'p');
   // @ts-expect-error value may be undefined
   const n: number = r.value;
   // @ts-expect-error value is a number, not a string
   const s: string | undefined = r.value;
-  const w = await migrator.write('flag', { key: 'u' }, 'off');
+  if (!r.success) {
+    // @ts-expect-error a failure has no value
+    const none: number = r.value;
+    void none;
+  }
+  const w = await migrator.write('flag', { key: 'u' }, 'off', { v: 1 });
   // @ts-expect-error nonAuthoritative may be absent
   w.nonAuthoritative.success;
+  // @ts-expect-error the authoritative write may have failed
+  const written: boolean = w.authoritative.value;
   void n;
   void s;
+  void written;
 }
 
 // ---- clients and trackers
@@ -119,5 +138,7 @@ hashContextKey(123);
 bigSegmentRef('seg', '1');
 // @ts-expect-error a Redis host is a function or { command }
 redisBigSegmentStore({ send: async () => null });
+// @ts-expect-error misspelled option: prefix
+redisBigSegmentStore(async () => null, { prefx: 'p' });
 // @ts-expect-error launchDarklyBigSegmentStore wraps a cutover store, not a Redis host
 launchDarklyBigSegmentStore({ command: async () => null });

@@ -54,9 +54,10 @@ const chained = builder
   .originTimeout(250)
   .read(
     async (payload, signal) => {
-      expectType<Equals<typeof payload, string | undefined>>();
+      // Explicit type arguments type the origins' parameters; the migrator passes the payload as given.
+      expectType<Equals<typeof payload, string>>();
       expectType<Equals<typeof signal, AbortSignal>>();
-      return payload?.length ?? 0;
+      return payload.length;
     },
     (payload) => (payload ? payload.length : failure(new Error('no payload'))),
     (oldValue, newValue) => {
@@ -67,8 +68,8 @@ const chained = builder
   )
   .write(
     (payload) => {
-      expectType<Equals<typeof payload, { v: number } | undefined>>();
-      return payload?.v === 1;
+      expectType<Equals<typeof payload, { v: number }>>();
+      return payload.v === 1;
     },
     async () => true,
   );
@@ -84,6 +85,8 @@ export async function useMigrator(): Promise<number> {
   const w = await migrator.write('flag', { kind: 'user', key: 'u', name: 'Ada' }, 'live', { v: 1 }, { signal: AbortSignal.timeout(10) });
   expectType<Equals<typeof w, WriteResult<boolean>>>();
   expectType<Equals<typeof w.authoritative.value, boolean | undefined>>();
+  if (result.success) expectType<Equals<typeof result.value, number>>();
+  else expectType<Equals<typeof result.error, unknown>>();
   expectType<Equals<typeof w.nonAuthoritative, OperationResult<boolean> | undefined>>();
   const stats: MigrationStats = migrator.stats();
   const p99: number | undefined = stats.read.old.latencyMs?.p99;
@@ -94,11 +97,13 @@ export async function useMigrator(): Promise<number> {
   return (result.value ?? 0) + (p99 ?? 0) + (shadowCount ?? 0) + stats.write.consistency.checked;
 }
 
-// Defaults are unknown: no generics → unknown values.
+// No type arguments: the types come from the origins; a value is what either origin returns.
 const loose = new MigratorBuilder(fixedStage('complete')).read(() => 1, () => 'two').write(() => null, () => undefined).build();
 export async function useLoose(): Promise<void> {
   const r = await loose.read('f', { key: 'k' }, 'complete');
-  expectType<Equals<typeof r.value, unknown>>();
+  expectType<Equals<typeof r.value, number | string | undefined>>();
+  const w = await loose.write('f', { key: 'k' }, 'complete', { any: 'payload' });
+  expectType<Equals<typeof w.authoritative.value, null | undefined>>();
 }
 
 export function errors(e: unknown): string {
@@ -115,7 +120,8 @@ export async function tracking(): Promise<MigrationOpEvent> {
   const { stage, tracker: t } = await migrationVariation(client, 'flag', { key: 'k' }, 'off');
   expectType<Equals<typeof stage, Stage>>();
   expectType<Equals<typeof t, OpTracker | ExternalTracker>>();
-  const ld = launchDarklyClient({ migrationVariation: async () => ({ value: 'off', tracker: {} }), trackMigration: () => {} });
+  const ldTracker: ExternalTracker = { op() {}, invoked() {}, latency() {}, error() {}, consistency() {}, createEvent: () => undefined };
+  const ld = launchDarklyClient({ migrationVariation: async () => ({ value: 'off', tracker: ldTracker }), trackMigration: () => {} });
   expectType<Equals<typeof ld, MigrationClient>>();
   return tracker.build();
 }
@@ -151,12 +157,16 @@ export async function segments(): Promise<boolean> {
   return included === true && counts.lookups > 0;
 }
 
+// Clients shaped as the adapters use them (pass/stores.ts and clients/ check the real clients' types).
+const nodeRedis = { sendCommand: async (args: string[]) => args, multi: () => ({ addCommand: () => {}, exec: async () => [] }) };
+const ioredis = { call: async (name: string) => name, pipeline: () => ({ exec: async () => [] }) };
+const upstash = { pipeline: () => ({}), smembers: async () => [], createScript: () => ({}) };
 export const redisStores: BigSegmentStore[] = [
   redisBigSegmentStore(async (args: string[]) => args.length),
   redisBigSegmentStore({ command: async () => null, pipeline: async (cmds) => cmds.map(() => null) }, { prefix: 'p' }),
-  redisBigSegmentStore(nodeRedisHost({}), {}),
-  redisBigSegmentStore(ioredisHost({})),
-  redisBigSegmentStore(upstashHost({})),
+  redisBigSegmentStore(nodeRedisHost(nodeRedis), {}),
+  redisBigSegmentStore(ioredisHost(ioredis)),
+  redisBigSegmentStore(upstashHost(upstash)),
 ];
 
 // cutover's stores inside LaunchDarkly's SDK: a factory (clientContext) => LaunchDarkly's store shape.

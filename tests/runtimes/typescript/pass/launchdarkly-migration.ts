@@ -14,9 +14,11 @@ import {
   type LDMigrationOptions,
   type LDMigrationReadResult,
   type LDMigrationResult,
+  type LDMigration,
   type LDMigrationWriteResult,
   type MigrationStats,
 } from 'cutover';
+import { expectType, type Equals } from './util.js';
 
 // LaunchDarkly's shapes (js-sdk-common's LDContext family, js-server-sdk-common's LDClient).
 interface LDContextMeta {
@@ -47,7 +49,10 @@ interface LDUser {
 type LDContext = LDUser | LDSingleKindContext | LDMultiKindContext;
 interface LDMigrationTracker {
   op(op: 'read' | 'write'): void;
+  error(origin: 'old' | 'new'): void;
+  consistency(check: () => boolean): void;
   invoked(origin: 'old' | 'new'): void;
+  latency(origin: 'old' | 'new', value: number): void;
   createEvent(): object | undefined;
 }
 interface LDClient {
@@ -115,6 +120,31 @@ new LDSerialExecution('fixed');
 migration.read('flag', single, LDMigrationStage.Off, 42);
 // @ts-expect-error the default stage must be a stage
 migration.read('flag', single, 'on');
+
+// Inferred from the options (LaunchDarkly's defaults: any payloads, `key?: string` required).
+const inferred = createMigration(client, {
+  readOld: async (id: string) => LDMigrationSuccess({ id, name: 'old' }),
+  readNew: async (id: string, signal: AbortSignal) => (signal.aborted ? LDMigrationError(new Error('aborted')) : LDMigrationSuccess({ id, name: 'new' })),
+  writeOld: async (row: Row) => LDMigrationSuccess(row.name.length),
+  writeNew: async (row: Row) => LDMigrationSuccess(row.name.length),
+  check: (a, b) => {
+    expectType<Equals<typeof a, { id: string; name: string }>>();
+    return a.name === b.name;
+  },
+});
+expectType<Equals<typeof inferred, LDMigration<{ id: string; name: string }, number, string, Row>>>();
+export async function inferredResults(): Promise<number> {
+  const r = await inferred.read('flag', single, LDMigrationStage.Live, 'id-1');
+  const w = await inferred.write('flag', single, 'live', { id: 'x', name: 'y' });
+  if (r.success) r.result satisfies { id: string; name: string };
+  return w.authoritative.success ? w.authoritative.result : 0;
+}
+// @ts-expect-error the inferred read payload is a string
+inferred.read('flag', single, 'live', 1);
+// @ts-expect-error the inferred write payload is a Row
+inferred.write('flag', single, 'live', 'row');
+// @ts-expect-error misspelled option: originTimeoutMs
+createMigration(client, { ...options, orginTimeoutMs: 250 });
 
 export async function narrowing(): Promise<Row> {
   const r = await migration.read('flag', single, LDMigrationStage.Off);

@@ -1,0 +1,55 @@
+// Events: LaunchDarkly's migration_op wire format, and the tracker that builds them by hand.
+import type { Context, Operation, Origin, Stage } from './common.js';
+import type { StageEvaluation } from './migrations.js';
+
+/** One measurement of a `migration_op` event. */
+export type Measurement =
+  | {
+      key: 'invoked';
+      values: { old?: true; new?: true };
+    }
+  | {
+      key: 'consistent';
+      value: boolean;
+      samplingRatio?: number;
+    }
+  | {
+      key: 'latency_ms';
+      values: { old?: number; new?: number };
+    }
+  | {
+      key: 'error';
+      values: { old?: true; new?: true };
+    };
+
+/** LaunchDarkly's `migration_op` event, in wire format. */
+export interface MigrationOpEvent {
+  kind: 'migration_op';
+  creationDate: number;
+  operation: Operation;
+  /** The caller's context object. */
+  context: Context;
+  evaluation: {
+    key: string;
+    value: Stage;
+    default: Stage;
+    reason?: object;
+    variation?: number;
+    version?: number;
+  };
+  /** Omitted when 1. */
+  samplingRatio?: number;
+  measurements: Measurement[];
+}
+
+/** Builds a `migration_op` event by hand, as migrators do. */
+export class OpTracker {
+  constructor(flagKey: string, context: Context, evaluation: StageEvaluation, defaultStage: Stage);
+  operation(op: Operation): this;
+  invoked(origin: Origin): this;
+  error(origin: Origin): this;
+  latency(origin: Origin, ms: number): this;
+  consistent(check: () => boolean): this;
+  /** @throws Error with the exact messages of SPEC A5 when the event would be invalid. */
+  build(): MigrationOpEvent;
+}
