@@ -69,9 +69,9 @@ test('tarball: only dist/, README.md and package.json are shipped', { skip }, as
   ]);
 });
 
-test('tarball: the whole package is at most 120 KB gzipped (what npm publishes)', { skip }, () => {
+test('tarball: the whole package is at most 170 KB gzipped (what npm publishes; the project's bound)', { skip }, () => {
   const bytes = statSync(TARBALL).size;
-  assert.ok(bytes <= 120_000, `the npm tarball is ${bytes} bytes`);
+  assert.ok(bytes <= 170_000, `the npm tarball is ${bytes} bytes`);
 });
 
 test('node: every target of the exports map exists in the installed package', { skip }, () => {
