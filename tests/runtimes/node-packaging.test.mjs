@@ -69,7 +69,7 @@ test('tarball: only dist/, README.md and package.json are shipped', { skip }, as
   ]);
 });
 
-test('tarball: the whole package is at most 170 KB gzipped (what npm publishes; the project's bound)', { skip }, () => {
+test('tarball: the whole package is at most 170 KB gzipped (what npm publishes; the project bound)', { skip }, () => {
   const bytes = statSync(TARBALL).size;
   assert.ok(bytes <= 170_000, `the npm tarball is ${bytes} bytes`);
 });
