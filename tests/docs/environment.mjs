@@ -2,8 +2,8 @@
 // at them (run.mjs's SERVICE_VARIABLES). A block needs a service when its source, or the source
 // of a stand-in it names, reads the service's variable:
 //   REDIS_URL           Redis: `npm test`'s private redis-server (a private one when unset), in
-//                       database 9, which no other suite uses, so the blocks' default prefix
-//                       `launchdarkly` is theirs alone
+//                       a database no other suite uses (9; the self-check's, 10), so the blocks'
+//                       default prefix `launchdarkly` is theirs alone
 //   REDIS_CLUSTER_URLS  a private three-master Redis Cluster (scripts/redis-cluster.sh)
 //   DYNAMODB_ENDPOINT   dynalite with the table `ld-big-segments`
 // Each holds the data LaunchDarkly's Relay Proxy would have written, so the blocks' lookups answer
@@ -18,7 +18,6 @@ import { startCluster } from '../node/helpers/redis-cluster.mjs';
 import { startDynamo, relayWriter } from '../node/helpers/dynamodb-env.mjs';
 import { BETA_TESTERS } from './launchdarkly/flags.mjs';
 
-const DOCS_DB = 9;
 const MEMBER = 'user-123';
 const REF = `${BETA_TESTERS.key}.g${BETA_TESTERS.generation}`;
 // The key stores are keyed by, as cutover's hashContextKey computes it (base64 SHA-256).
@@ -33,14 +32,14 @@ const BASE_ENV = {
   AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
 };
 
-/** Starts the `services` (a Set of names); `{ env, stop() }`. */
-export async function startEnvironment(services) {
+/** Starts the `services` (a Set of names), Redis in `database`; `{ env, stop() }`. */
+export async function startEnvironment(services, { database = 9 } = {}) {
   const env = { ...BASE_ENV };
   const stops = [];
   try {
     if (services.has('redis')) {
       const url = new URL(await redisUrl());
-      url.pathname = `/${DOCS_DB}`;
+      url.pathname = `/${database}`;
       env.REDIS_URL = url.href;
       const client = await createClient({ url: url.href }).on('error', () => {}).connect();
       await deleteKeys(client, 'launchdarkly:*');

@@ -77,7 +77,8 @@ async function writeBlock(block, dir) {
 
 /**
  * Runs one block to its end in `node --unhandled-rejections=strict`, killed after `timeoutMs`.
- * Resolves { ok, code, signal, timedOut, ms, stdout, stderr }: ok when it exited 0 by itself.
+ * Resolves { ok, code, signal, timedOut, timeoutMs, ms, stdout, stderr }: ok when it exited 0 by
+ * itself.
  */
 export async function runBlock(block, { dir, env = {}, timeoutMs = BLOCK_TIMEOUT_MS }) {
   const file = await writeBlock(block, dir);
@@ -103,7 +104,7 @@ export async function runBlock(block, { dir, env = {}, timeoutMs = BLOCK_TIMEOUT
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      resolve({ ok: code === 0 && !timedOut, code, signal, timedOut, ms: Date.now() - started, stdout, stderr });
+      resolve({ ok: code === 0 && !timedOut, code, signal, timedOut, timeoutMs, ms: Date.now() - started, stdout, stderr });
     });
   });
 }
@@ -111,7 +112,7 @@ export async function runBlock(block, { dir, env = {}, timeoutMs = BLOCK_TIMEOUT
 /** A failed run, said so that the cause is plain: why, then what it printed. */
 export function describeRun(block, r) {
   const why = r.timedOut
-    ? `did not finish within ${BLOCK_TIMEOUT_MS / 1000} s (a handle left open, or an await that never settles)`
+    ? `did not finish within ${r.timeoutMs / 1000} s (a handle left open, such as a client not closed, or an await that never settles)`
     : `exited with ${r.code ?? r.signal}`;
   return `${block.file}:${block.line} ${why}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`;
 }

@@ -67,6 +67,30 @@ await client.waitForInitialization({ timeout: 5 });
 console.log(await client.variation('beta-ui', { kind: 'user', key: 'user-123' }, 'default'));
 client.close();
 ${F}
+
+${F}js
+import { createClient } from 'redis';
+import { BigSegmentStoreManager, redisBigSegmentStore, nodeRedisHost } from 'cutover';
+const redis = await createClient({ url: process.env.REDIS_URL }).connect();
+const manager = new BigSegmentStoreManager({ store: redisBigSegmentStore(nodeRedisHost(redis)) });
+console.log((await manager.getUserMembership('user-123')).status);
+await manager.close(); // cutover's store closes, the caller's client stays open
+${F}
+
+${F}ts
+// stand-ins: legacyDb (the old database)
+import { BigSegmentStoreManager, type BigSegmentsStatus } from 'cutover';
+const manager = new BigSegmentStoreManager({ store: null });
+const status: BigSegmentsStatus = (await manager.getUserMembership('u1')).status;
+const name: string | undefined = (await legacyDb.get('user-123'))?.name;
+console.log(status, name);
+await manager.close();
+${F}
+
+${F}ts
+import type { BigSegmentsStatus } from 'cutover';
+const status: BigSegmentsStatus = 'GREEN';
+${F}
 `;
 
 const blocks = extractBlocks(MARKDOWN, 'synthetic.md');
@@ -75,16 +99,22 @@ const skip = packageMissing() ?? (existsSync(TSC) ? undefined : `typescript is n
 
 describe('docs self-check: the runner fails what it must', { skip, concurrency: 2 }, () => {
   let scratch;
+  let environment;
   before(async () => {
     scratch = await scratchDir('self-check');
+    const { startEnvironment } = await import('./environment.mjs');
+    environment = await startEnvironment(new Set(['redis']), { database: 10 }); // not the blocks' 9
   });
-  after(() => scratch?.remove());
-  const run = (block) => runBlock(block, { dir: scratch.dir, timeoutMs: 3000 });
+  after(async () => {
+    await environment?.stop();
+    scratch?.remove();
+  });
+  const run = (block) => runBlock(block, { dir: scratch.dir, env: environment.env, timeoutMs: 3000 });
 
   it('finds the js and ts blocks, with their lines, and leaves the others out', () => {
     assert.deepEqual(
       blocks.map((b) => `${b.line} ${b.lang}`),
-      ['3 js', '7 js', '11 js', '16 js', '20 js', '26 js', '30 js', '35 js', '39 ts', '44 ts', '52 js'],
+      ['3 js', '7 js', '11 js', '16 js', '20 js', '26 js', '30 js', '35 js', '39 ts', '44 ts', '52 js', '60 js', '69 ts', '79 ts'],
     );
     assert.equal(at(7).skip, 'a shell session, not JavaScript');
     assert.equal(blocks.filter((b) => b.skip).length, 1);
@@ -139,6 +169,21 @@ describe('docs self-check: the runner fails what it must', { skip, concurrency: 
       errors.get(at(9))?.map((e) => e.replace(/: Type .*/, '')),
       ['synthetic.md:45:7 error TS2322'],
     );
+  });
+
+  it("a Big Segments block that leaves its caller's Redis client open never ends (issue 20's README tour)", async () => {
+    const r = await run(at(11));
+    assert.equal(r.timedOut, true, r.stderr);
+    assert.equal(r.stdout, 'HEALTHY\n', 'it got as far as its last line');
+  });
+
+  it("a ts block type-checks against the packed package's types and the stand-ins', and a wrong one fails", async () => {
+    const r = await run(at(12));
+    assert.ok(r.ok, r.stderr);
+    assert.equal(r.stdout, 'NOT_CONFIGURED Ann\n');
+    const { errors } = await typeCheck([at(12), at(13)], scratch.dir);
+    assert.equal(errors.has(at(12)), false, String(errors.get(at(12))));
+    assert.deepEqual(errors.get(at(13))?.map((e) => e.replace(/: Type .*/, '')), ['synthetic.md:81:7 error TS2322']);
   });
 
   it("LaunchDarkly's SDK answers offline from the docs' TestData", async () => {
