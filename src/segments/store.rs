@@ -1,6 +1,7 @@
 //! The Big Segment store as the core sees it (SPEC B5): a trait, so the bindings can wrap a
 //! JavaScript object and keep its membership objects as they are (`Membership` is opaque to the
-//! core), and the Redis store (`redis`) can implement it in Rust.
+//! core). The stores whose answers the core parses itself (Redis, DynamoDB) implement
+//! `schema_store::SchemaStore` instead, which the bindings offer to the manager as one class.
 
 use futures::future::LocalBoxFuture;
 use futures::FutureExt;
