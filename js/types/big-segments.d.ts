@@ -16,13 +16,17 @@ export type StoreMembership = Record<string, boolean>;
  * LaunchDarkly's JS stores (`getUserMembership`) plug in as they are.
  */
 export type BigSegmentStore = {
+  /** The store's metadata (when it last synchronized). */
   getMetadata(): Promise<BigSegmentStoreMetadata | null | undefined>;
+  /** Releases the store's resources, at the manager's close(). */
   close?(): Promise<void> | void;
 } & (
   | {
+      /** The memberships of the context whose key hashes to `contextHash`. */
       getMembership(contextHash: string): Promise<StoreMembership | null | undefined>;
     }
   | {
+      /** LaunchDarkly's name for `getMembership`, accepted as an alias. */
       getUserMembership(contextHash: string): Promise<StoreMembership | null | undefined>;
     }
 );
@@ -33,6 +37,7 @@ export interface CoreBigSegmentStore {
   getMetadata(): Promise<{ lastUpToDate: number | null }>;
   /** A null-prototype map of the context's memberships, or null when the store has none. */
   getMembership(contextHash: string): Promise<StoreMembership | null>;
+  /** Does nothing: the caller closes its own Redis or DynamoDB client. */
   close(): void;
 }
 
@@ -73,7 +78,9 @@ export interface BigSegmentStoreStatusProvider {
   getStatus(): Promise<BigSegmentStoreStatus>;
   /** The last status (undefined before the first poll). */
   readonly lastStatus: BigSegmentStoreStatus | undefined;
+  /** Calls `listener` with the new status whenever `available` or `stale` changes. */
   addListener(listener: (status: BigSegmentStoreStatus) => void): void;
+  /** Removes one registration of `listener`. */
   removeListener(listener: (status: BigSegmentStoreStatus) => void): void;
 }
 

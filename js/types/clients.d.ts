@@ -4,7 +4,9 @@ import type { MigrationClient, StageEvaluation } from './migrations.js';
 
 /** What migrations use of a LaunchDarkly server SDK client (its `LDClient` is one). */
 export interface LDClientLike {
+  /** Evaluates the migration flag: its stage and LaunchDarkly's tracker. */
   migrationVariation(key: string, context: Context, defaultValue: Stage): Promise<StageEvaluation>;
+  /** Sends a `migration_op` event made by LaunchDarkly's tracker. */
   trackMigration(event: object): void;
 }
 
@@ -32,6 +34,7 @@ export interface OpenFeatureDetailsLike {
 export interface OpenFeatureClientLike {
   /** Evaluates the migration flag (with cutover's context on the server; the web SDK has its own). */
   getStringDetails(flagKey: string, defaultValue: string, context?: object): PromiseLike<OpenFeatureDetailsLike> | OpenFeatureDetailsLike;
+  /** Receives each sampled operation as `track('migration_op', …)` (context first on the server). */
   track?(trackingEventName: string, contextOrDetails?: object, details?: object): void;
 }
 

@@ -67,9 +67,13 @@ export type Context = SingleKindContext | MultiKindContext | LegacyUser | OpenFe
 
 /** Where cutover's own warnings and errors go (`console`, or LaunchDarkly's `basicLogger()`). */
 export interface Logger {
+  /** Logs a debug-level message. */
   debug(...args: unknown[]): void;
+  /** Logs an info-level message. */
   info(...args: unknown[]): void;
+  /** Logs a warning. */
   warn(...args: unknown[]): void;
+  /** Logs an error. */
   error(...args: unknown[]): void;
 }
 
@@ -85,22 +89,27 @@ export interface MetricAttributes {
 
 /** A counter as cutover uses it (OpenTelemetry's `Counter`). */
 export interface CounterLike {
+  /** Adds `value` to the counter, with the measurement's attributes. */
   add(value: number, attributes?: MetricAttributes): void;
 }
 
 /** A histogram as cutover uses it (OpenTelemetry's `Histogram`). */
 export interface HistogramLike {
+  /** Records one value (a duration in seconds), with the measurement's attributes. */
   record(value: number, attributes?: MetricAttributes): void;
 }
 
 /** What cutover uses of an OpenTelemetry `Meter` (`@opentelemetry/api`); cutover does not depend on it. */
 export interface MeterLike {
+  /** Creates the counter named `name`. */
   createCounter(name: string, options?: object): CounterLike;
+  /** Creates the histogram named `name`. */
   createHistogram(name: string, options?: object): HistogramLike;
 }
 
 /** What an observable gauge's callback receives. */
 export interface ObservableResultLike {
+  /** Reports the gauge's current value, with its attributes. */
   observe(value: number, attributes?: MetricAttributes): void;
 }
 
@@ -109,8 +118,11 @@ export type StatusObserver = (result: ObservableResultLike) => void;
 
 /** A Meter for Big Segments: also the status gauge (0 available, 1 stale, 2 unavailable). */
 export interface BigSegmentsMeterLike extends MeterLike {
+  /** Creates the observable gauge named `name` (the store status). */
   createObservableGauge(name: string, options?: object): {
+    /** Registers a callback run at each collection. */
     addCallback(callback: StatusObserver): void;
+    /** Unregisters a callback (at the manager's close()). */
     removeCallback(callback: StatusObserver): void;
   };
 }

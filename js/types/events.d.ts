@@ -45,10 +45,15 @@ export interface MigrationOpEvent {
 /** Builds a `migration_op` event by hand, as migrators do. */
 export class OpTracker {
   constructor(flagKey: string, context: Context, evaluation: StageEvaluation, defaultStage: Stage);
+  /** Records the operation's kind. */
   operation(op: Operation): this;
+  /** Records that `origin` ran. */
   invoked(origin: Origin): this;
+  /** Records that `origin` failed. */
   error(origin: Origin): this;
+  /** Records how long `origin` took, in ms (a finite number ≥ 0, else RangeError). */
   latency(origin: Origin, ms: number): this;
+  /** Runs `check` when the 1-in-checkRatio sampler picks it, and records its answer. */
   consistent(check: () => boolean): this;
   /** @throws Error with the exact messages of SPEC A5 when the event would be invalid. */
   build(): MigrationOpEvent;

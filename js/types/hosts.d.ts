@@ -20,16 +20,22 @@ export interface PipelinedRedisHost extends RedisHost {
 
 /** A node-redis (v4+) client as `nodeRedisHost` uses it: `createClient()`. */
 export interface NodeRedisClientLike {
+  /** Sends one command, e.g. `['SMEMBERS', key]`. */
   sendCommand(args: string[]): Promise<unknown>;
+  /** Starts a batch of commands (the host's pipeline). */
   multi(): {
+    /** Adds one command to the batch. */
     addCommand(args: string[]): unknown;
+    /** Sends the batch; resolves to the replies in order. */
     exec(): Promise<unknown>;
   };
 }
 
 /** A node-redis cluster client as `nodeRedisHost` uses it: `createCluster()`. */
 export interface NodeRedisClusterLike {
+  /** Sends one command to the node that owns `firstKey`. */
   sendCommand(firstKey: string | undefined, isReadonly: boolean | undefined, args: string[]): Promise<unknown>;
+  /** Required to be present; never called on a cluster (no cross-slot pipeline). */
   multi(): unknown;
   readonly masters: readonly unknown[];
   readonly slots: readonly unknown[];
@@ -37,8 +43,11 @@ export interface NodeRedisClusterLike {
 
 /** An ioredis client (`new Redis()`) or cluster (`new Cluster()`) as `ioredisHost` uses it. */
 export interface IoredisClientLike {
+  /** Sends one command, e.g. `call('SMEMBERS', key)`. */
   call(command: string, ...args: string[]): Promise<unknown>;
+  /** A pipeline of `commands` (not used on a cluster). */
   pipeline(commands: string[][]): {
+    /** Sends the pipeline; resolves to `[error, reply]` pairs in order. */
     exec(): Promise<unknown>;
   };
   readonly isCluster?: boolean;
@@ -46,8 +55,11 @@ export interface IoredisClientLike {
 
 /** An `@upstash/redis` client, by public members that tell one (commands go through its requester). */
 export interface UpstashRedisLike {
+  /** The client's own pipeline; only identifies the type, never called. */
   pipeline(): unknown;
+  /** The client's own SMEMBERS; only identifies the type, never called. */
   smembers(key: string): Promise<unknown>;
+  /** The client's own script helper; only identifies the type, never called. */
   createScript(script: string): unknown;
 }
 
@@ -109,11 +121,13 @@ export interface DynamoDbGetItemOutput {
 
 /** Sends one GetItem, in DynamoDB's own shapes. */
 export interface DynamoDbHost {
+  /** Sends one GetItem; resolves to its output. */
   getItem(input: DynamoDbGetItemInput): Promise<DynamoDbGetItemOutput>;
 }
 
 /** An AWS SDK v3 client as `awsDynamoDbHost` uses it: `send(command)`, with the command type it takes. */
 export interface AwsDynamoDbClientLike<TCommand> {
+  /** Sends one command (a `GetItemCommand`); resolves to its output. */
   send(command: TCommand): Promise<unknown>;
 }
 

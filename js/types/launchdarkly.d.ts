@@ -131,9 +131,13 @@ export interface LDMigrationOptions<TMigrationRead, TMigrationWrite, TMigrationR
   latencyTracking?: boolean;
   /** Default true; false: no `error` measurement. */
   errorTracking?: boolean;
+  /** Reads from the new origin; receives the payload. */
   readNew: (payload: TMigrationReadInput, signal: AbortSignal) => Promise<LDMethodResult<TMigrationRead>>;
+  /** Writes to the new origin; receives the payload. */
   writeNew: (payload: TMigrationWriteInput, signal: AbortSignal) => Promise<LDMethodResult<TMigrationWrite>>;
+  /** Reads from the old origin; receives the payload. */
   readOld: (payload: TMigrationReadInput, signal: AbortSignal) => Promise<LDMethodResult<TMigrationRead>>;
+  /** Writes to the old origin; receives the payload. */
   writeOld: (payload: TMigrationWriteInput, signal: AbortSignal) => Promise<LDMethodResult<TMigrationWrite>>;
   /** Consistency check of two successful reads (sampled by the flag's checkRatio); read once, at createMigration. */
   check?: (a: TMigrationRead, b: TMigrationRead) => boolean;
@@ -150,6 +154,7 @@ export interface LDMigrationOptions<TMigrationRead, TMigrationWrite, TMigrationR
  * LaunchDarkly's, a payload may be left out (the methods then get `undefined`).
  */
 export interface LDMigration<TMigrationRead, TMigrationWrite, TMigrationReadInput = unknown, TMigrationWriteInput = unknown> {
+  /** Reads at the flag's stage; resolves to the authoritative origin's result. */
   read(
     key: string,
     context: Context,
@@ -157,6 +162,7 @@ export interface LDMigration<TMigrationRead, TMigrationWrite, TMigrationReadInpu
     payload?: TMigrationReadInput,
     options?: OperationOptions,
   ): Promise<LDMigrationReadResult<TMigrationRead>>;
+  /** Writes at the flag's stage: the authoritative origin, then the other if it succeeded. */
   write(
     key: string,
     context: Context,

@@ -4,11 +4,17 @@ import type { MigrationOpEvent, OpTracker } from './events.js';
 
 /** The flag system's own tracker (LaunchDarkly's `LDMigrationTracker` shape). */
 export interface ExternalTracker {
+  /** Records the operation's kind. */
   op(operation: Operation): void;
+  /** Records that `origin` ran. */
   invoked(origin: Origin): void;
+  /** Records how long `origin` took, in ms. */
   latency(origin: Origin, ms: number): void;
+  /** Records that `origin` failed. */
   error(origin: Origin): void;
+  /** Runs `check` if the tracker samples it, and records its answer. */
   consistency(check: () => boolean): void;
+  /** The operation's event, sent to `trackMigrationOp`; undefined when there is none. */
   createEvent(): object | undefined;
 }
 
@@ -159,6 +165,7 @@ export interface Migrator<TReadPayload = unknown, TRead = unknown, TWritePayload
   write(flagKey: string, context: Context, defaultStage: Stage, ...payloadAndOptions: PayloadArguments<TWritePayload>): Promise<WriteResult<TWrite>>;
   /** Running statistics, independent of event sampling: a fresh plain object. */
   stats(): MigrationStats;
+  /** Sets every running statistic back to zero. */
   resetStats(): void;
 }
 
@@ -189,6 +196,7 @@ export class MigratorBuilder<TReadPayload = unknown, TRead = unknown, TWritePayl
     newFn: OriginArgument<TReadPayload, TPayload, TRead, TNewResult>,
     comparison?: (oldValue: OperationValue<TRead, TOldResult>, newValue: OperationValue<TRead, TNewResult>) => boolean,
   ): MigratorBuilder<DeclaredOrInferred<TReadPayload, TPayload>, OperationValue<TRead, TOldResult | TNewResult>, TWritePayload, TWrite>;
+  /** The write origins; replaces any earlier write configuration. */
   write<TPayload = unknown, TOldResult = unknown, TNewResult = unknown>(
     oldFn: OriginArgument<TWritePayload, TPayload, TWrite, TOldResult>,
     newFn: OriginArgument<TWritePayload, TPayload, TWrite, TNewResult>,
