@@ -184,35 +184,38 @@ pub struct UnknownOptionError {
     pub suggestion: Option<&'static str>,
 }
 
-/// The longest key a message repeats; a longer one is cut, and ends with `…`.
+/// The longest key a message repeats, in bytes; a longer one is cut, and ends with `…`.
 const MAX_KEY_IN_MESSAGE: usize = 64;
 
 /// Whether `key` reads unambiguously without quotes: an identifier of ASCII letters, digits, `_`
 /// and `$`, not starting with a digit (every name cutover knows is one).
 fn is_plain_name(key: &str) -> bool {
-    let mut chars = key.chars();
-    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
+    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
+    key.bytes().all(word) && key.bytes().next().is_some_and(|c| !c.is_ascii_digit())
 }
 
 impl fmt::Display for UnknownOptionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let cut: String = self.key.chars().take(MAX_KEY_IN_MESSAGE).collect();
-        let long = cut.len() < self.key.len();
-        if is_plain_name(&self.key) && !long {
-            f.write_str(&self.key)?;
+        let key = self.key.as_str();
+        if key.len() <= MAX_KEY_IN_MESSAGE && is_plain_name(key) {
+            f.write_str(key)?;
         } else {
             // Quoted (and escaped) so that an empty key, spaces or control characters show.
-            f.write_str(&crate::text::quoted(&cut))?;
-            if long {
+            let end = (0..=MAX_KEY_IN_MESSAGE.min(key.len())).rev().find(|&i| key.is_char_boundary(i)).unwrap_or(0);
+            let cut = key.get(..end).unwrap_or_default();
+            f.write_str(&crate::text::quoted(cut))?;
+            if cut.len() < key.len() {
                 f.write_str("…")?;
             }
         }
-        write!(f, " is not an option of {}", self.owner)?;
-        match self.suggestion {
-            Some(name) => write!(f, "; did you mean {name}?"),
-            None => Ok(()),
+        f.write_str(" is not an option of ")?;
+        f.write_str(self.owner)?;
+        if let Some(name) = self.suggestion {
+            f.write_str("; did you mean ")?;
+            f.write_str(name)?;
+            f.write_str("?")?;
         }
+        Ok(())
     }
 }
 

@@ -113,18 +113,20 @@ impl OptionsObject {
         }
     }
 
+    /// Refuses `key` when the object does not know it.
+    pub fn check_key(self, key: &str) -> Result<(), UnknownOptionError> {
+        let known = self.known();
+        if known.contains(&key) {
+            Ok(())
+        } else {
+            Err(UnknownOptionError { key: key.to_owned(), owner: self.owner(), suggestion: closest_name(key, known) })
+        }
+    }
+
     /// Refuses the first of `keys` (the object's own enumerable string keys, in order) that the
     /// object does not know.
     pub fn check<'k>(self, keys: impl IntoIterator<Item = &'k str>) -> Result<(), UnknownOptionError> {
-        let known = self.known();
-        match keys.into_iter().find(|key| !known.contains(key)) {
-            None => Ok(()),
-            Some(key) => Err(UnknownOptionError {
-                key: key.to_owned(),
-                owner: self.owner(),
-                suggestion: closest_name(key, known),
-            }),
-        }
+        keys.into_iter().try_for_each(|key| self.check_key(key))
     }
 }
 

@@ -17,8 +17,12 @@ pub fn check_names(object: OptionsObject, options: &JsValue) -> Result<(), JsVal
     let Ok(keys) = object_keys(options) else {
         return Ok(());
     };
-    let keys: Vec<String> = keys.iter().filter_map(|key| key.as_string()).collect();
-    object.check(keys.iter().map(String::as_str)).map_err(|e| Error::from(e).into())
+    for key in keys.iter() {
+        if let Some(key) = key.as_string() {
+            object.check_key(&key).map_err(Error::from)?;
+        }
+    }
+    Ok(())
 }
 
 fn object_of(code: OptionsOf) -> OptionsObject {
@@ -41,6 +45,6 @@ fn object_of(code: OptionsOf) -> OptionsObject {
 pub fn check_option_names(of: u32, options: &JsValue) -> Result<(), JsValue> {
     match OptionsOf::from_code(of) {
         Some(code) => check_names(object_of(code), options),
-        None => Err(Error::Type(format!("checkOptionNames: {of} is no OptionsOf code")).into()),
+        None => Err(Error::Type("checkOptionNames: not an OptionsOf code".into()).into()),
     }
 }
