@@ -225,11 +225,11 @@ describe('stores and adapters', () => {
 
   test('dynamoDbBigSegmentStore: { tableName, prefix }, names before the required tableName', () => {
     throwsExactly(
-      () => dynamoDbBigSegmentStore(dynamo, { tablename: 't' }),
+      () => dynamoDbBigSegmentStore(dynamo, { tablename: 'segments' }),
       'tablename is not an option of dynamoDbBigSegmentStore; did you mean tableName?',
     );
-    throwsExactly(() => dynamoDbBigSegmentStore(dynamo, { tableName: 't', region: 'eu' }), 'region is not an option of dynamoDbBigSegmentStore');
-    assert.ok(dynamoDbBigSegmentStore(dynamo, { tableName: 't', prefix: 'p' }));
+    throwsExactly(() => dynamoDbBigSegmentStore(dynamo, { tableName: 'segments', region: 'eu' }), 'region is not an option of dynamoDbBigSegmentStore');
+    assert.ok(dynamoDbBigSegmentStore(dynamo, { tableName: 'segments', prefix: 'p' }));
   });
 
   test('launchDarklyBigSegmentStore: { queryTimeoutMs }', () => {
