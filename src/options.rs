@@ -13,12 +13,15 @@
 //!   missing option.
 //! - The first unknown key in the object's key order is reported: a `TypeError`
 //!   `<key> is not an option of <owner>`, with `; did you mean <name>?` when one known name is
-//!   close (`util::closest_name`: case-blind optimal-string-alignment distance, at most a third of
+//!   close (`util::closest_name`: case-blind Levenshtein distance in bytes, at most a third of
 //!   the shorter name, between 1 and 3). The key is quoted when it is not a plain identifier
 //!   (`UnknownOptionError`).
 //! - The owner is the public name the object is passed to: the class for a constructor's
 //!   options, the function for a function's, and `Interface#method` for a method's
 //!   (`Migrator#read`, `LDMigration#write`, the interfaces of js/index.d.ts).
+//! - An operation's options are read at every operation: the facade hands them over only when
+//!   `for…in` finds a key other than `signal` (js/migration.js, `mayHaveOtherKeys`), so the
+//!   usual call pays no crossing.
 
 use crate::error::UnknownOptionError;
 use crate::segments::BigSegmentsConfig;
