@@ -3,6 +3,7 @@
 // differ from cutover's own (Fixed ordering runs old, then new, at every stage), and cutover's
 // extras (originTimeoutMs, logger, meter, { signal } per operation, stats()). Events go through
 // launchDarklyClient(ldClient): LaunchDarkly's own tracker builds them.
+import { OptionsOf, checkOptionNames } from './wasm/cutover.js';
 import { MigratorBuilder, failure, launchDarklyClient } from './migration.js';
 import { describe, isObject, LD_SHAPED, OLD_FIRST, promiseOf, read } from './util.js';
 
@@ -131,6 +132,7 @@ export function createMigration(ldClient, config) {
     }
   }
   if (!isObject(config)) fail('options must be an object (LDMigrationOptions)', config);
+  checkOptionNames(OptionsOf.CreateMigration, config); // names before any value: `readnew` is reported as such
   for (const name of METHODS) {
     const method = read(config, name);
     if (typeof method !== 'function') fail(`options.${name} must be a function`, method);

@@ -3,6 +3,7 @@
 // cutover store (redisBigSegmentStore over any client, a JavaScript store, …) in LaunchDarkly's
 // interface: getMetadata() → { lastUpToDate? } | undefined, getUserMembership(hash) → object |
 // undefined, close(). Store failures reach the SDK as rejections (it marks the store unavailable).
+import { OptionsOf, checkOptionNames } from './wasm/cutover.js';
 import { nativeStoreOf } from './segments.js';
 import { describe, promiseOf, read } from './util.js';
 
@@ -84,6 +85,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1; // setTimeout fires at once beyond this: a lon
 function queryTimeoutOf(options) {
   if (options === undefined || options === null) return DEFAULT_QUERY_TIMEOUT_MS;
   if (typeof options !== 'object') throw new TypeError(`${NAME}: options must be an object, ${describe(options)}`);
+  checkOptionNames(OptionsOf.LaunchDarklyBigSegmentStore, options);
   const ms = read(options, 'queryTimeoutMs');
   if (ms === undefined || ms === null) return DEFAULT_QUERY_TIMEOUT_MS;
   if (typeof ms !== 'number') throw new TypeError(`${NAME}: queryTimeoutMs must be a number, ${describe(ms)}`);

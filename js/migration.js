@@ -1,6 +1,6 @@
 // Migrations: the builder, the migrator, the tracker and the flag-client adapters.
 import * as wasm from './wasm/cutover.js';
-import { Hint } from './wasm/cutover.js';
+import { Hint, OptionsOf } from './wasm/cutover.js';
 import { stage } from './bridge/answers.js';
 import { instrumentsOf, MIGRATION } from './metrics.js';
 import { describe, INNER, LastString, LD_SHAPED, OLD_FIRST, read } from './util.js';
@@ -23,18 +23,39 @@ export function failure(error) {
   return Object.freeze({ [failureBrand]: true, error });
 }
 
-function options(value, what) {
+/** An options object (`{}` when undefined), its names checked by the core (`OptionsOf` code `of`). */
+function options(value, what, of) {
   if (value === undefined) return {};
   if (value === null || typeof value !== 'object') {
     throw new TypeError(`${what} must be an object, ${describe(value)}`);
   }
+  wasm.checkOptionNames(of, value);
   return value;
 }
 
-/** The `signal` of an operation's options (undefined when there is none). */
-function signalOf(opts) {
+/**
+ * Whether an operation's options may have a key other than `signal`, the one name they know:
+ * only then are they handed to the core, which looks at their own keys and names the unknown
+ * one. `for…in` stops at the first other key and allocates nothing (`Object.keys` would make an
+ * array per operation); it also lists inherited enumerable keys, which the core then finds
+ * harmless. A proxy that refuses to list its keys is not checked. Measured on `{ signal }`
+ * (Node 20, a fresh object per call): 15–20 ns per operation, about what `Object.keys` costs;
+ * nothing when there are no options.
+ */
+function mayHaveOtherKeys(opts) {
+  try {
+    for (const key in opts) if (key !== 'signal') return true;
+  } catch {
+    // not listable: not checked
+  }
+  return false;
+}
+
+/** The `signal` of an operation's options (undefined when there is none); `of`: their `OptionsOf` code. */
+function signalOf(opts, of) {
   if (opts === undefined || opts === null) return undefined;
   if (typeof opts !== 'object') throw new TypeError(`options must be an object, ${describe(opts)}`);
+  if (mayHaveOtherKeys(opts)) wasm.checkOptionNames(of, opts);
   const signal = read(opts, 'signal');
   if (signal === null) throw new TypeError('options.signal must be an AbortSignal, got null');
   return signal;
@@ -63,12 +84,12 @@ class Pending {
   }
 }
 
-/** Which operation a migrator runs, and in which shape it resolves. */
-const READ = Object.freeze({ write: false, launchDarklyShape: false });
-const WRITE = Object.freeze({ write: true, launchDarklyShape: false });
+/** Which operation a migrator runs, in which shape it resolves, and whose options it takes. */
+const READ = Object.freeze({ write: false, launchDarklyShape: false, options: OptionsOf.MigratorRead });
+const WRITE = Object.freeze({ write: true, launchDarklyShape: false, options: OptionsOf.MigratorWrite });
 /** createMigration's operations (js/launchdarkly-migration.js), run through `migrator[LD_SHAPED]`. */
-const LD_READ = Object.freeze({ write: false, launchDarklyShape: true });
-const LD_WRITE = Object.freeze({ write: true, launchDarklyShape: true });
+const LD_READ = Object.freeze({ write: false, launchDarklyShape: true, options: OptionsOf.LdMigrationRead });
+const LD_WRITE = Object.freeze({ write: true, launchDarklyShape: true, options: OptionsOf.LdMigrationWrite });
 
 class Migrator {
   #inner;
@@ -88,7 +109,7 @@ class Migrator {
   }
   #run(operation, flagKey, context, defaultStage, payload, options) {
     return new Promise((resolve, reject) => {
-      const signal = signalOf(options); // before hints(): a throw here must not move lastFlagKey
+      const signal = signalOf(options, operation.options); // before hints(): a throw here must not move lastFlagKey
       const hinted = hints(flagKey, defaultStage, signal) | (operation.write ? Hint.Write : 0);
       const pending = new Pending(resolve, reject, signal, operation.launchDarklyShape);
       this.#inner.run(flagKey, hinted, context, defaultStage, payload, pending);
@@ -105,7 +126,7 @@ class Migrator {
 export class MigratorBuilder {
   #inner;
   constructor(client, builderOptions) {
-    const { logger } = options(builderOptions, 'options');
+    const { logger } = options(builderOptions, 'options', OptionsOf.MigratorBuilder);
     this.#inner = new wasm.WasmMigratorBuilder(client, logger, launchDarklyAdapters.has(client));
   }
   readExecutionOrder(order) {

@@ -4,6 +4,7 @@
 // to client.track('migration_op', context, flat details). LaunchDarkly's provider (getClient();
 // options.provider, else the client's private _provider) is used through launchDarklyClient, so
 // LaunchDarkly receives its own migration_op events.
+import { OptionsOf, checkOptionNames } from './wasm/cutover.js';
 import { launchDarklyClient } from './migration.js';
 
 const isObject = (v) => v !== null && typeof v === 'object';
@@ -70,6 +71,7 @@ export function openFeatureClient(client, options = {}) {
     fail('client must be an OpenFeature client (with getStringDetails)', client);
   }
   if (!isObject(options)) fail('options must be an object', options);
+  checkOptionNames(OptionsOf.OpenFeatureClient, options);
   const given = options.provider;
   if (given !== undefined && !isObject(given)) fail('options.provider must be an object', given);
   const adapters = new WeakMap();

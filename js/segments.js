@@ -1,9 +1,10 @@
 // Big Segments: the store manager, its status provider, and the frozen store objects over the
 // Rust stores (the Redis store here; js/dynamodb.js makes the DynamoDB one).
 import * as wasm from './wasm/cutover.js';
+import { OptionsOf } from './wasm/cutover.js';
 import { now } from './bridge/waiting.js';
 import { BIG_SEGMENTS, instrumentsOf } from './metrics.js';
-import { INNER, LastString, read } from './util.js';
+import { INNER, isObject, LastString, read } from './util.js';
 
 class BigSegmentStoreStatusProvider {
   #manager;
@@ -62,9 +63,11 @@ export class BigSegmentStoreManager {
   #lastKey = new LastString();
   #unobserve;
   constructor(managerOptions) {
-    const store = managerOptions !== null && typeof managerOptions === 'object' ? read(managerOptions, 'store') : undefined;
+    const given = isObject(managerOptions);
+    if (given) wasm.checkOptionNames(OptionsOf.BigSegmentStoreManager, managerOptions); // names before any value
+    const store = given ? read(managerOptions, 'store') : undefined;
     const native = nativeStoreOf(store);
-    const meter = managerOptions !== null && typeof managerOptions === 'object' ? read(managerOptions, 'meter') : undefined;
+    const meter = given ? read(managerOptions, 'meter') : undefined;
     const instruments = meter === undefined ? undefined : instrumentsOf(meter, BIG_SEGMENTS, 'options.meter');
     if (instruments !== undefined && typeof instruments[STATUS].addCallback !== 'function') {
       throw new TypeError('options.meter.createObservableGauge() must return an observable gauge (with addCallback)');

@@ -33,6 +33,8 @@ pub enum Error {
     Build(BuildError),
     /// A Big Segments option was refused; its kind decides the class.
     Config(ConfigError),
+    /// An options object had a key its owner does not know (a `TypeError`).
+    UnknownOption(UnknownOptionError),
 }
 
 impl Error {
@@ -46,6 +48,7 @@ impl Error {
                 ConfigErrorKind::Range => ErrorClass::Range,
                 ConfigErrorKind::Type => ErrorClass::Type,
             },
+            Error::UnknownOption(_) => ErrorClass::Type,
         }
     }
 }
@@ -57,6 +60,7 @@ impl fmt::Display for Error {
             Error::MigratorConfig(e) => e.fmt(f),
             Error::Build(e) => e.fmt(f),
             Error::Config(e) => e.fmt(f),
+            Error::UnknownOption(e) => e.fmt(f),
         }
     }
 }
@@ -72,6 +76,12 @@ impl From<MigratorConfigError> for Error {
 impl From<ConfigError> for Error {
     fn from(e: ConfigError) -> Self {
         Error::Config(e)
+    }
+}
+
+impl From<UnknownOptionError> for Error {
+    fn from(e: UnknownOptionError) -> Self {
+        Error::UnknownOption(e)
     }
 }
 
@@ -162,6 +172,53 @@ impl fmt::Display for ConfigError {
     }
 }
 
+/// A key of an options object that its owner does not know (`crate::options`):
+/// `<key> is not an option of <owner>`, then `; did you mean <name>?` when one is close.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownOptionError {
+    /// The key as the caller wrote it.
+    pub key: String,
+    /// The public name the options object was passed to (`BigSegmentStoreManager`, `Migrator#read`, …).
+    pub owner: &'static str,
+    /// The known name close to `key`, if there is one.
+    pub suggestion: Option<&'static str>,
+}
+
+/// The longest key a message repeats, in bytes; a longer one is cut, and ends with `…`.
+const MAX_KEY_IN_MESSAGE: usize = 64;
+
+/// Whether `key` reads unambiguously without quotes: an identifier of ASCII letters, digits, `_`
+/// and `$`, not starting with a digit (every name cutover knows is one).
+fn is_plain_name(key: &str) -> bool {
+    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
+    key.bytes().all(word) && key.bytes().next().is_some_and(|c| !c.is_ascii_digit())
+}
+
+impl fmt::Display for UnknownOptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let key = self.key.as_str();
+        if key.len() <= MAX_KEY_IN_MESSAGE && is_plain_name(key) {
+            f.write_str(key)?;
+        } else {
+            // Quoted (and escaped) so that an empty key, spaces or control characters show.
+            let end = (0..=MAX_KEY_IN_MESSAGE.min(key.len())).rev().find(|&i| key.is_char_boundary(i)).unwrap_or(0);
+            let cut = key.get(..end).unwrap_or_default();
+            f.write_str(&crate::text::quoted(cut))?;
+            if cut.len() < key.len() {
+                f.write_str("…")?;
+            }
+        }
+        f.write_str(" is not an option of ")?;
+        f.write_str(self.owner)?;
+        if let Some(name) = self.suggestion {
+            f.write_str("; did you mean ")?;
+            f.write_str(name)?;
+            f.write_str("?")?;
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -183,10 +240,44 @@ mod tests {
                 ErrorClass::Range,
                 "contextCacheSize must be a positive integer",
             ),
+            (
+                UnknownOptionError {
+                    key: "queryTimeout".into(),
+                    owner: "BigSegmentStoreManager",
+                    suggestion: Some("queryTimeoutMs"),
+                }
+                .into(),
+                ErrorClass::Type,
+                "queryTimeout is not an option of BigSegmentStoreManager; did you mean queryTimeoutMs?",
+            ),
         ];
         for (error, class, message) in cases {
             assert_eq!(error.class(), class);
             assert_eq!(error.to_string(), message);
         }
+    }
+
+    fn unknown(key: &str) -> String {
+        UnknownOptionError { key: key.into(), owner: "redisBigSegmentStore", suggestion: None }.to_string()
+    }
+
+    #[test]
+    fn an_unknown_key_reads_bare_when_it_is_a_plain_name_and_quoted_otherwise() {
+        assert_eq!(unknown("cacheTTL"), "cacheTTL is not an option of redisBigSegmentStore");
+        assert_eq!(unknown("$_x9"), "$_x9 is not an option of redisBigSegmentStore");
+        assert_eq!(unknown(""), r#""" is not an option of redisBigSegmentStore"#);
+        assert_eq!(unknown("0"), r#""0" is not an option of redisBigSegmentStore"#);
+        assert_eq!(unknown("cache ttl"), r#""cache ttl" is not an option of redisBigSegmentStore"#);
+        assert_eq!(unknown("a\nb\"c"), r#""a?b\"c" is not an option of redisBigSegmentStore"#);
+        assert_eq!(unknown("préfix"), r#""préfix" is not an option of redisBigSegmentStore"#);
+    }
+
+    #[test]
+    fn a_long_key_is_cut_in_the_message() {
+        let key = "k".repeat(1000);
+        let message = unknown(&key);
+        assert_eq!(message, format!("\"{}\"… is not an option of redisBigSegmentStore", "k".repeat(64)));
+        let exactly = "k".repeat(64);
+        assert_eq!(unknown(&exactly), format!("{exactly} is not an option of redisBigSegmentStore"));
     }
 }

@@ -5,6 +5,7 @@
 //!   decision lives here and is tested natively with a fake clock.
 //! - [`metrics`]: the instruments and attributes the core records into a host's metrics sink.
 //! - [`error`]: the one error type of the core, which the bindings turn into JavaScript errors.
+//! - [`options`]: the names each options object of the API knows; any other is refused.
 //! - [`util`]: small helpers: text for messages, numbers on the wire, the task runner, the
 //!   random generator, a shared future.
 //! - [`host`]: the traits the core needs from whoever runs it (clock, sleep, randomness,
@@ -16,6 +17,7 @@ pub mod error;
 pub mod host;
 pub mod metrics;
 pub mod migration;
+pub mod options;
 pub mod segments;
 pub mod util;
 

@@ -171,3 +171,20 @@ codes! {
         Errors = 12,
     }
 }
+
+codes! {
+    /// The options objects the facade reads and hands to `checkOptionNames` (src/js/options.rs),
+    /// each the core's `OptionsObject` of the same name. The stores read in Rust (Redis,
+    /// DynamoDB) are checked there and need no code.
+    OptionsOf {
+        BigSegmentStoreManager = 0,
+        MigratorBuilder = 1,
+        MigratorRead = 2,
+        MigratorWrite = 3,
+        LdMigrationRead = 4,
+        LdMigrationWrite = 5,
+        CreateMigration = 6,
+        LaunchDarklyBigSegmentStore = 7,
+        OpenFeatureClient = 8,
+    }
+}

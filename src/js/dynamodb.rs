@@ -7,8 +7,10 @@ use js_sys::{Function, Object};
 use wasm_bindgen::prelude::*;
 
 use super::host_data::call_host;
+use super::options::check_names;
 use super::store_options::prefix_option;
 use super::value::{get, got, method, set, type_error};
+use crate::options::OptionsObject;
 use crate::segments::dynamodb::{DynamoDbHost, DynamoDbStore, GetItemRequest, PARTITION_KEY, SORT_KEY};
 use crate::segments::host_data::{HostData, Select};
 
@@ -57,6 +59,7 @@ pub fn store(host: &JsValue, options: &JsValue) -> Result<DynamoDbStore<JsDynamo
     if !options.is_object() {
         return Err(type_error(&format!("{NAME}: options must be an object with a tableName, {}", got(options))));
     }
+    check_names(OptionsObject::DynamoDbBigSegmentStore, options)?;
     let table = get(options, "tableName");
     let table = table
         .as_string()

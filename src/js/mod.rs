@@ -22,6 +22,7 @@ mod meter;
 mod migrator;
 mod native_store;
 mod op_tracker;
+mod options;
 mod origin;
 mod promise;
 mod record;

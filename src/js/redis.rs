@@ -6,8 +6,10 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::host_data::call_host;
+use super::options::check_names;
 use super::store_options::prefix_option;
 use super::value::{got, method, type_error};
+use crate::options::OptionsObject;
 use crate::segments::host_data::Select;
 use crate::segments::redis::{RedisHost, RedisStore, Reply};
 
@@ -58,6 +60,7 @@ pub fn store(host: &JsValue, options: &JsValue) -> Result<RedisStore<JsRedisHost
     let prefix = if options.is_undefined() || options.is_null() {
         None
     } else if options.is_object() {
+        check_names(OptionsObject::RedisBigSegmentStore, options)?;
         prefix_option(options, NAME)?
     } else {
         return Err(type_error(&format!("{NAME}: options must be an object, {}", got(options))));

@@ -50,6 +50,11 @@ describe('option validation', () => {
     });
   }
 
+  test('an unknown option name → TypeError naming it (and the close name); nothing is silently ignored', () => {
+    expectError({ queryTimeout: 250 }, TypeError, 'queryTimeout is not an option of BigSegmentStoreManager; did you mean queryTimeoutMs\\?');
+    expectError({ cacheSize: 10 }, TypeError, '^cacheSize is not an option of BigSegmentStoreManager$');
+  });
+
   test('valid values are accepted, and explicitly undefined options mean "use the default"', async () => {
     const { store } = makeStore();
     const managers = [

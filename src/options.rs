@@ -1,0 +1,321 @@
+//! The names each options object of the public API knows, and the refusal of any other name
+//! ("nothing is silently replaced" covers names too: a misspelt `queryTimeout: 250` would
+//! otherwise leave the default in place without a word).
+//!
+//! The rule:
+//! - The keys checked are the object's own enumerable string keys, as `Object.keys` lists them.
+//!   Symbol keys and inherited keys are not options and are never looked at; an own key whose
+//!   value is `undefined` is checked like any other (`{ queryTimeout: undefined }` is still a
+//!   misspelling). An object whose keys cannot be listed (a proxy whose `ownKeys` throws) is not
+//!   checked: the bindings read its options as before, a read that throws as absent.
+//! - Names are checked as soon as the object is known to be an object, before any of its values,
+//!   so a misspelt required option (`tablename`) is reported as a misspelling rather than as the
+//!   missing option.
+//! - The first unknown key in the object's key order is reported: a `TypeError`
+//!   `<key> is not an option of <owner>`, with `; did you mean <name>?` when one known name is
+//!   close (`util::closest_name`: case-blind Levenshtein distance in bytes, at most a third of
+//!   the shorter name, between 1 and 3). The key is quoted when it is not a plain identifier
+//!   (`UnknownOptionError`).
+//! - The owner is the public name the object is passed to: the class for a constructor's
+//!   options, the function for a function's, and `Interface#method` for a method's
+//!   (`Migrator#read`, `LDMigration#write`, the interfaces of js/index.d.ts).
+//! - An operation's options are read at every operation: the facade hands them over only when
+//!   `for…in` finds a key other than `signal` (js/migration.js, `mayHaveOtherKeys`), so the
+//!   usual call pays no crossing.
+
+use crate::error::UnknownOptionError;
+use crate::segments::BigSegmentsConfig;
+use crate::util::closest_name::closest_name;
+
+/// Every options object of the public API, by what it is passed to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptionsObject {
+    /// `new BigSegmentStoreManager(options)`.
+    BigSegmentStoreManager,
+    /// `new MigratorBuilder(client, options)`.
+    MigratorBuilder,
+    /// `migrator.read(flagKey, context, defaultStage, payload, options)`.
+    MigratorRead,
+    /// `migrator.write(…, options)`.
+    MigratorWrite,
+    /// The `read` of the object `createMigration` returns.
+    LdMigrationRead,
+    /// The `write` of the object `createMigration` returns.
+    LdMigrationWrite,
+    /// `createMigration(ldClient, options)`: LaunchDarkly's `LDMigrationOptions` and cutover's extras.
+    CreateMigration,
+    /// `redisBigSegmentStore(host, options)`.
+    RedisBigSegmentStore,
+    /// `dynamoDbBigSegmentStore(host, options)`.
+    DynamoDbBigSegmentStore,
+    /// `launchDarklyBigSegmentStore(store, options)`.
+    LaunchDarklyBigSegmentStore,
+    /// `openFeatureClient(client, options)`.
+    OpenFeatureClient,
+}
+
+/// An operation's options (`OperationOptions`).
+const OPERATION: &[&str] = &["signal"];
+
+impl OptionsObject {
+    /// The public name the object is passed to, as messages name it.
+    pub fn owner(self) -> &'static str {
+        match self {
+            OptionsObject::BigSegmentStoreManager => "BigSegmentStoreManager",
+            OptionsObject::MigratorBuilder => "MigratorBuilder",
+            OptionsObject::MigratorRead => "Migrator#read",
+            OptionsObject::MigratorWrite => "Migrator#write",
+            OptionsObject::LdMigrationRead => "LDMigration#read",
+            OptionsObject::LdMigrationWrite => "LDMigration#write",
+            OptionsObject::CreateMigration => "createMigration",
+            OptionsObject::RedisBigSegmentStore => "redisBigSegmentStore",
+            OptionsObject::DynamoDbBigSegmentStore => "dynamoDbBigSegmentStore",
+            OptionsObject::LaunchDarklyBigSegmentStore => "launchDarklyBigSegmentStore",
+            OptionsObject::OpenFeatureClient => "openFeatureClient",
+        }
+    }
+
+    /// The names the object knows, in the API's order (the order breaks no ties: see
+    /// `closest_name`).
+    pub fn known(self) -> &'static [&'static str] {
+        match self {
+            OptionsObject::BigSegmentStoreManager => &[
+                "store",
+                BigSegmentsConfig::CONTEXT_CACHE_SIZE,
+                BigSegmentsConfig::CONTEXT_CACHE_TIME_MS,
+                BigSegmentsConfig::STATUS_POLL_INTERVAL_MS,
+                BigSegmentsConfig::STALE_AFTER_MS,
+                BigSegmentsConfig::QUERY_TIMEOUT_MS,
+                "logger",
+                "meter",
+            ],
+            OptionsObject::MigratorBuilder => &["logger"],
+            OptionsObject::MigratorRead
+            | OptionsObject::MigratorWrite
+            | OptionsObject::LdMigrationRead
+            | OptionsObject::LdMigrationWrite => OPERATION,
+            OptionsObject::CreateMigration => &[
+                // LaunchDarkly's LDMigrationOptions, every one of its names.
+                "readNew",
+                "writeNew",
+                "readOld",
+                "writeOld",
+                "check",
+                "execution",
+                "latencyTracking",
+                "errorTracking",
+                // cutover's extras.
+                "originTimeoutMs",
+                "logger",
+                "meter",
+            ],
+            OptionsObject::RedisBigSegmentStore => &["prefix"],
+            OptionsObject::DynamoDbBigSegmentStore => &["tableName", "prefix"],
+            OptionsObject::LaunchDarklyBigSegmentStore => &[BigSegmentsConfig::QUERY_TIMEOUT_MS],
+            OptionsObject::OpenFeatureClient => &["provider"],
+        }
+    }
+
+    /// Refuses `key` when the object does not know it.
+    pub fn check_key(self, key: &str) -> Result<(), UnknownOptionError> {
+        let known = self.known();
+        if known.contains(&key) {
+            Ok(())
+        } else {
+            Err(UnknownOptionError { key: key.to_owned(), owner: self.owner(), suggestion: closest_name(key, known) })
+        }
+    }
+
+    /// Refuses the first of `keys` (the object's own enumerable string keys, in order) that the
+    /// object does not know.
+    pub fn check<'k>(self, keys: impl IntoIterator<Item = &'k str>) -> Result<(), UnknownOptionError> {
+        keys.into_iter().try_for_each(|key| self.check_key(key))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ALL: [OptionsObject; 11] = [
+        OptionsObject::BigSegmentStoreManager,
+        OptionsObject::MigratorBuilder,
+        OptionsObject::MigratorRead,
+        OptionsObject::MigratorWrite,
+        OptionsObject::LdMigrationRead,
+        OptionsObject::LdMigrationWrite,
+        OptionsObject::CreateMigration,
+        OptionsObject::RedisBigSegmentStore,
+        OptionsObject::DynamoDbBigSegmentStore,
+        OptionsObject::LaunchDarklyBigSegmentStore,
+        OptionsObject::OpenFeatureClient,
+    ];
+
+    fn message(object: OptionsObject, keys: &[&str]) -> Option<String> {
+        object.check(keys.iter().copied()).err().map(|e| crate::error::Error::from(e).to_string())
+    }
+
+    #[test]
+    fn the_issue_example_reads_exactly() {
+        assert_eq!(
+            message(OptionsObject::BigSegmentStoreManager, &["store", "queryTimeout"]).as_deref(),
+            Some("queryTimeout is not an option of BigSegmentStoreManager; did you mean queryTimeoutMs?")
+        );
+    }
+
+    #[test]
+    fn every_known_name_passes_and_no_keys_pass() {
+        for object in ALL {
+            assert_eq!(object.check(object.known().iter().copied()), Ok(()), "{object:?}");
+            assert_eq!(object.check([]), Ok(()), "{object:?}");
+        }
+    }
+
+    #[test]
+    fn every_known_name_is_a_plain_name_and_no_name_is_its_own_near_miss() {
+        for object in ALL {
+            let known = object.known();
+            for (i, name) in known.iter().enumerate() {
+                assert!(name.chars().all(|c| c.is_ascii_alphabetic()), "{name}");
+                assert!(!known.iter().skip(i + 1).any(|other| other.eq_ignore_ascii_case(name)), "{name} twice");
+            }
+        }
+    }
+
+    #[test]
+    fn the_big_segment_store_manager_knows_the_api_names() {
+        let api = [
+            "store",
+            "contextCacheSize",
+            "contextCacheTimeMs",
+            "statusPollIntervalMs",
+            "staleAfterMs",
+            "queryTimeoutMs",
+            "logger",
+            "meter",
+        ];
+        assert_eq!(OptionsObject::BigSegmentStoreManager.known(), api);
+    }
+
+    #[test]
+    fn launch_darkly_seconds_names_point_at_the_millisecond_ones() {
+        // LaunchDarkly's SDK options in seconds: the manager does not read them, and says which name it does read.
+        for (theirs, ours) in [
+            ("contextCacheTime", "contextCacheTimeMs"),
+            ("statusPollInterval", "statusPollIntervalMs"),
+            ("staleAfter", "staleAfterMs"),
+        ] {
+            assert_eq!(
+                message(OptionsObject::BigSegmentStoreManager, &[theirs]),
+                Some(format!("{theirs} is not an option of BigSegmentStoreManager; did you mean {ours}?"))
+            );
+        }
+        assert_eq!(
+            message(OptionsObject::BigSegmentStoreManager, &["userCacheSize"]).as_deref(),
+            Some("userCacheSize is not an option of BigSegmentStoreManager")
+        );
+    }
+
+    #[test]
+    fn create_migration_accepts_every_launch_darkly_name_and_cutovers_extras() {
+        let all = [
+            "readNew",
+            "writeNew",
+            "readOld",
+            "writeOld",
+            "check",
+            "execution",
+            "latencyTracking",
+            "errorTracking",
+            "originTimeoutMs",
+            "logger",
+            "meter",
+        ];
+        assert_eq!(OptionsObject::CreateMigration.check(all), Ok(()));
+        assert_eq!(
+            message(OptionsObject::CreateMigration, &["readNew", "readnew"]).as_deref(),
+            Some("readnew is not an option of createMigration; did you mean readNew?")
+        );
+        assert_eq!(
+            message(OptionsObject::CreateMigration, &["originTimeout"]).as_deref(),
+            Some("originTimeout is not an option of createMigration; did you mean originTimeoutMs?")
+        );
+        assert_eq!(
+            message(OptionsObject::CreateMigration, &["latencyTrack"]).as_deref(),
+            Some("latencyTrack is not an option of createMigration; did you mean latencyTracking?")
+        );
+        assert_eq!(
+            message(OptionsObject::CreateMigration, &["timeout"]).as_deref(),
+            Some("timeout is not an option of createMigration")
+        );
+    }
+
+    #[test]
+    fn an_operations_options_know_only_the_signal_and_name_the_method() {
+        let cases = [
+            (OptionsObject::MigratorRead, "Migrator#read"),
+            (OptionsObject::MigratorWrite, "Migrator#write"),
+            (OptionsObject::LdMigrationRead, "LDMigration#read"),
+            (OptionsObject::LdMigrationWrite, "LDMigration#write"),
+        ];
+        for (object, owner) in cases {
+            assert_eq!(object.check(["signal"]), Ok(()));
+            assert_eq!(
+                message(object, &["signal", "sigal"]),
+                Some(format!("sigal is not an option of {owner}; did you mean signal?"))
+            );
+            assert_eq!(message(object, &["timeoutMs"]), Some(format!("timeoutMs is not an option of {owner}")));
+        }
+    }
+
+    #[test]
+    fn the_stores_and_adapters_name_their_options() {
+        let cases = [
+            (
+                OptionsObject::MigratorBuilder,
+                "loger",
+                "loger is not an option of MigratorBuilder; did you mean logger?",
+            ),
+            (
+                OptionsObject::RedisBigSegmentStore,
+                "prefx",
+                "prefx is not an option of redisBigSegmentStore; did you mean prefix?",
+            ),
+            (OptionsObject::RedisBigSegmentStore, "cacheTTL", "cacheTTL is not an option of redisBigSegmentStore"),
+            (
+                OptionsObject::DynamoDbBigSegmentStore,
+                "tablename",
+                "tablename is not an option of dynamoDbBigSegmentStore; did you mean tableName?",
+            ),
+            (
+                OptionsObject::LaunchDarklyBigSegmentStore,
+                "queryTimeout",
+                "queryTimeout is not an option of launchDarklyBigSegmentStore; did you mean queryTimeoutMs?",
+            ),
+            (
+                OptionsObject::OpenFeatureClient,
+                "providr",
+                "providr is not an option of openFeatureClient; did you mean provider?",
+            ),
+            (OptionsObject::OpenFeatureClient, "domain", "domain is not an option of openFeatureClient"),
+        ];
+        for (object, key, expected) in cases {
+            assert_eq!(message(object, &[key]).as_deref(), Some(expected));
+        }
+    }
+
+    #[test]
+    fn the_first_unknown_key_in_order_is_reported() {
+        let error = OptionsObject::DynamoDbBigSegmentStore.check(["tableName", "prefixx", "region"]).unwrap_err();
+        assert_eq!(error.key, "prefixx");
+        assert_eq!(error.suggestion, Some("prefix"));
+        assert_eq!(error.owner, "dynamoDbBigSegmentStore");
+    }
+
+    #[test]
+    fn names_are_matched_exactly_and_only_suggested_without_case() {
+        let error = OptionsObject::RedisBigSegmentStore.check(["Prefix"]).unwrap_err();
+        assert_eq!(error.suggestion, Some("prefix"));
+        assert_eq!(OptionsObject::RedisBigSegmentStore.check(["prefix", "prefix"]), Ok(()));
+    }
+}
