@@ -125,6 +125,16 @@ class LDMigration {
  * The methods are looked up on `options` at each call; `check`, `execution`, the tracking
  * switches and the extras are read once, here.
  */
+/** An object literal's prototype: Object.prototype or null (a proxy whose trap throws is not one). */
+function isPlainObject(value) {
+  try {
+    const proto = Object.getPrototypeOf(value);
+    return proto === Object.prototype || proto === null;
+  } catch {
+    return false;
+  }
+}
+
 export function createMigration(ldClient, config) {
   for (const name of ['migrationVariation', 'trackMigration']) {
     if (!isObject(ldClient) || typeof read(ldClient, name) !== 'function') {
@@ -132,7 +142,10 @@ export function createMigration(ldClient, config) {
     }
   }
   if (!isObject(config)) fail('options must be an object (LDMigrationOptions)', config);
-  checkOptionNames(OptionsOf.CreateMigration, config); // names before any value: `readnew` is reported as such
+  // Names before any value (`readnew` is reported as such), in a plain object only: LaunchDarkly's
+  // createMigration ignores other keys, and a configuration object of a class of the caller's
+  // (its own fields beside the four methods) must keep working when switched with one import.
+  if (isPlainObject(config)) checkOptionNames(OptionsOf.CreateMigration, config);
   for (const name of METHODS) {
     const method = read(config, name);
     if (typeof method !== 'function') fail(`options.${name} must be a function`, method);

@@ -200,6 +200,28 @@ describe('createMigration', () => {
     throwsExactly(() => createMigration(ldClient, { ...methods(), timeout: 500 }), 'timeout is not an option of createMigration');
   });
 
+  test('a configuration object of a class of its own keeps its fields (LaunchDarkly ignores other keys)', async () => {
+    class Config {
+      constructor() {
+        this.db = new Map([['k', 'row']]);
+      }
+      readOld(key) {
+        return LDMigrationSuccess(`old:${key}`);
+      }
+      readNew(key) {
+        return LDMigrationSuccess(`new:${key}`);
+      }
+      writeOld(key) {
+        return LDMigrationSuccess(key);
+      }
+      writeNew(key) {
+        return LDMigrationSuccess(key);
+      }
+    }
+    const migration = createMigration(ldClient, new Config());
+    assert.equal((await migration.read('flag', CONTEXT, 'off', 'k')).result, 'old:k');
+  });
+
   test("the migration's operations name LDMigration#read and #write", async () => {
     const migration = createMigration(ldClient, methods());
     await rejectsExactly(
