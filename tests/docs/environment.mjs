@@ -12,10 +12,9 @@
 // LAUNCHDARKLY_SDK_KEY is a made-up key for it.
 import { createHash } from 'node:crypto';
 import { createClient } from 'redis';
-import { CreateTableCommand } from '@aws-sdk/client-dynamodb';
 import { redisUrl, deleteKeys, writeMembership } from '../node/helpers/redis-env.mjs';
 import { startCluster } from '../node/helpers/redis-cluster.mjs';
-import { startDynamo, relayWriter } from '../node/helpers/dynamodb-env.mjs';
+import { createTable, relayWriter, startDynamo } from '../node/helpers/dynamodb-env.mjs';
 import { BETA_TESTERS } from './launchdarkly/flags.mjs';
 
 const MEMBER = 'user-123';
@@ -68,21 +67,7 @@ export async function startEnvironment(services, { database = 9 } = {}) {
       const dynamo = await startDynamo();
       stops.push(() => dynamo.stop());
       env.DYNAMODB_ENDPOINT = dynamo.endpoint;
-      const TableName = 'ld-big-segments';
-      await dynamo.client.send(
-        new CreateTableCommand({
-          TableName,
-          KeySchema: [
-            { AttributeName: 'namespace', KeyType: 'HASH' },
-            { AttributeName: 'key', KeyType: 'RANGE' },
-          ],
-          AttributeDefinitions: [
-            { AttributeName: 'namespace', AttributeType: 'S' },
-            { AttributeName: 'key', AttributeType: 'S' },
-          ],
-          BillingMode: 'PAY_PER_REQUEST',
-        }),
-      );
+      const TableName = await createTable(dynamo.client, undefined, 'ld-big-segments');
       const relay = relayWriter(dynamo.client, TableName, 'my-env');
       await relay.synchronizedOn(Date.now());
       await relay.include(hashContextKey(MEMBER), REF);

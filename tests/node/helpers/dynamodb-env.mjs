@@ -40,9 +40,12 @@ export async function startDynamo() {
 }
 
 let tableCounter = 0;
-/** Creates a table in LaunchDarkly's schema (namespace HASH, key RANGE); returns its name. */
-export async function createTable(client, tag = 'bigsegs') {
-  const TableName = `${tag}-${process.pid}-${++tableCounter}`;
+/**
+ * Creates a table in LaunchDarkly's schema (namespace HASH, key RANGE); returns its name: a fresh
+ * one from `tag`, or exactly `name` when given.
+ */
+export async function createTable(client, tag = 'bigsegs', name = undefined) {
+  const TableName = name ?? `${tag}-${process.pid}-${++tableCounter}`;
   await client.send(
     new CreateTableCommand({
       TableName,
