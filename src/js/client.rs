@@ -90,8 +90,9 @@ fn take_fields(id: u32) -> Option<AnswerFields> {
 }
 
 fn served_from_fields(mut f: AnswerFields) -> ServedEvaluation<JsValue> {
-    let missing = TrackerMethod::from_code(f.number(AnswerField::MissingMethod) as u32)
-        .filter(|_| !f.number(AnswerField::MissingMethod).is_nan());
+    // NaN (no method missing) reads as no `TrackerMethod`: `NaN as u32` would be 0, `Op`.
+    let missing = Some(f.number(AnswerField::MissingMethod)).filter(|n| !n.is_nan());
+    let missing = missing.and_then(|n| TrackerMethod::from_code(n as u32));
     let tracker = f.tracker.take().map(|target| match missing.and_then(|m| TRACKER_METHODS.get(m as usize)) {
         Some(missing) => OfferedTracker::Unusable { missing: (*missing).to_string() },
         None => OfferedTracker::Usable(Box::new(JsExternalTracker { target })),

@@ -22,6 +22,13 @@ fn tell_names() {
     bridge::started(names(&stages), names(&origins), names(&operations), names(&TRACKER_METHODS));
 }
 
+// The stage codes are the indices of `Stage::ALL` (the order `started` tells the facade), so the
+// first code after them must be `Answer::NotAStage`: a stage added to the core fails the build
+// here until `Answer` makes room for it.
+// `run`'s hints carry a default stage's code under `Hint::StageBits`, so every one must fit.
+const _: () = assert!(Stage::ALL.len() == super::codes::Answer::NotAStage as usize);
+const _: () = assert!(super::codes::Answer::NotAStage as u32 & !(super::codes::Hint::StageBits as u32) == 0);
+
 /// The stage an `Answer` stage code stands for (its index in `Stage::ALL`), if it is one.
 pub fn stage_at(code: u32) -> Option<Stage> {
     Stage::ALL.get(code as usize).copied()
