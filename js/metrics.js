@@ -9,13 +9,22 @@ let tables;
 export const MIGRATION = 0;
 export const BIG_SEGMENTS = 1;
 
+function tablesOf() {
+  tables ??= JSON.parse(wasm.instrumentTables());
+  return tables;
+}
+
+/** Where `group`'s observable gauge (the Big Segments status) stands in its instruments. */
+export function gaugeSlot(group) {
+  return tablesOf()[group].findIndex(({ kind }) => kind === 'ObservableGauge');
+}
+
 /** The instruments of `group` made by `meter`, in table order; `what` names the argument. */
 export function instrumentsOf(meter, group, what) {
   if (meter === null || typeof meter !== 'object') {
     throw new TypeError(`${what} must be an OpenTelemetry Meter, ${describe(meter)}`);
   }
-  tables ??= JSON.parse(wasm.instrumentTables());
-  return tables[group].map(({ name, kind, ...options }) => {
+  return tablesOf()[group].map(({ name, kind, ...options }) => {
     const create = meter[`create${kind}`];
     if (typeof create !== 'function') {
       throw new TypeError(`${what}.create${kind} must be a function, ${describe(create)}`);

@@ -3,7 +3,7 @@
 import * as wasm from './wasm/cutover.js';
 import { OptionsOf } from './wasm/cutover.js';
 import { now } from './bridge/waiting.js';
-import { BIG_SEGMENTS, instrumentsOf } from './metrics.js';
+import { BIG_SEGMENTS, gaugeSlot, instrumentsOf } from './metrics.js';
 import { INNER, isObject, LastString, read } from './util.js';
 
 class BigSegmentStoreStatusProvider {
@@ -55,9 +55,6 @@ export function nativeStoreObject(inner) {
   return store;
 }
 
-// The status gauge's slot in the Big Segments table (its callback is removed at close()).
-const STATUS = 4;
-
 export class BigSegmentStoreManager {
   #inner;
   #lastKey = new LastString();
@@ -69,11 +66,13 @@ export class BigSegmentStoreManager {
     const native = nativeStoreOf(store);
     const meter = given ? read(managerOptions, 'meter') : undefined;
     const instruments = meter === undefined ? undefined : instrumentsOf(meter, BIG_SEGMENTS, 'options.meter');
-    if (instruments !== undefined && typeof instruments[STATUS].addCallback !== 'function') {
+    // The status gauge, found in the core's table by its kind (its callback is removed at close()).
+    const status = instruments?.[gaugeSlot(BIG_SEGMENTS)];
+    if (instruments !== undefined && typeof status.addCallback !== 'function') {
       throw new TypeError('options.meter.createObservableGauge() must return an observable gauge (with addCallback)');
     }
     this.#inner = new wasm.WasmBigSegmentStoreManager(managerOptions === undefined ? {} : managerOptions, instruments, native?.share());
-    if (instruments !== undefined) this.#observeStatus(instruments[STATUS]);
+    if (instruments !== undefined) this.#observeStatus(status);
     /** @readonly */
     this.statusProvider = new BigSegmentStoreStatusProvider(INNER, this.#inner);
     Object.defineProperty(this, 'statusProvider', { writable: false, configurable: false }); // enumerable, read-only
