@@ -1,6 +1,6 @@
 // `npm run fuzz`: fuzzes cutover's whole JavaScript surface with fast-check.
 //
-//   node --unhandled-rejections=strict fuzz/run.mjs [--cases N] [--seed S] [--only NAME] [--shrink-ms T] [--tame]
+//   node --unhandled-rejections=strict fuzz/run.mjs [--cases N] [--seed S] [--only NAME] [--shrink-ms T] [--tame] [--background]
 //
 // Runs the properties of tests/hardening/helpers/properties.mjs (≥ 100 000 generated cases by
 // default) against the repo's dist/ (self-reference 'cutover'), loaded through `require` so a
@@ -8,8 +8,13 @@
 // counts, every distinct failure (shrunk counterexample, seed), and a final line
 //   fuzz: N cases, T traps, U unhandled rejections
 // Exit code 1 on any failure.
+//
+// The default run includes background mode's properties (helpers/background.mjs: maxInFlight,
+// shedding, settled(), waitUntil, hostile and re-entrant origins, createMigration's
+// `background`); `--background` runs only those, splitting N between them in their shares' ratio.
 import { createRequire } from 'node:module';
 
+import { BACKGROUND_PROPERTIES } from '../tests/hardening/helpers/background.mjs';
 import { PROPERTIES } from '../tests/hardening/helpers/properties.mjs';
 import { canary, fuzzProperty, makeState, moduleLoader, muteConsole } from '../tests/hardening/helpers/harness.mjs';
 
@@ -23,6 +28,9 @@ const seed = Number(arg('seed', Date.now() % 2 ** 31));
 const only = arg('only', undefined);
 const shrinkMs = Number(arg('shrink-ms', 4000));
 const tame = argv.includes('--tame'); // leave out the known bug families' inputs (see hostile.mjs)
+const backgroundOnly = argv.includes('--background');
+const isBackground = (prop) => BACKGROUND_PROPERTIES.some((p) => p.prop === prop);
+const backgroundShare = BACKGROUND_PROPERTIES.reduce((sum, p) => sum + p.share, 0);
 
 const require = createRequire(import.meta.url);
 const loader = moduleLoader(require);
@@ -37,7 +45,9 @@ let generated = 0;
 try {
   for (const { prop, share } of PROPERTIES) {
     if (only && !prop.name.toLowerCase().includes(only.toLowerCase())) continue;
-    const numRuns = Math.max(1, Math.round(totalCases * (only ? 1 : share)));
+    if (backgroundOnly && !isBackground(prop)) continue;
+    const portion = only ? 1 : backgroundOnly ? share / backgroundShare : share;
+    const numRuns = Math.max(1, Math.round(totalCases * portion));
     const t0 = performance.now();
     const stats = await fuzzProperty(prop, { numRuns, seed, state, shrinkMs });
     stats.ms = performance.now() - t0;
@@ -58,7 +68,7 @@ try {
   }
   const c = state.counts;
   console.log(
-    `\n${state.executed} executions in ${seconds} s (incl. shrinking), seed ${seed}${tame ? ' (tame)' : ''}, wasm instances loaded: ${loader.loads}, console lines muted: ${muted}`,
+    `\n${state.executed} executions in ${seconds} s (incl. shrinking), seed ${seed}${tame ? ' (tame)' : ''}${backgroundOnly ? ' (background only)' : ''}, wasm instances loaded: ${loader.loads}, console lines muted: ${muted}`,
   );
   console.log(
     `other violations: ${c['non-error']} non-Error throws, ${c.hang} hangs, ${c.contract} contract, ${c.broken} broken-after, ${c.uncaught} uncaught exceptions`,

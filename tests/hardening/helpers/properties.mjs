@@ -23,6 +23,7 @@ import {
   thrownValue,
 } from './hostile.mjs';
 import { HASH_VECTORS, Violation, isA, nodeHash, show } from './harness.mjs';
+import { BACKGROUND_PROPERTIES } from './background.mjs';
 
 const v = (value) => ({ k: 'v', v: value });
 /** `o[key]`, or undefined when a hostile object throws. */
@@ -947,7 +948,11 @@ const adaptersProp = {
 
 // ---------------------------------------------------------------------------------------------
 
-/** Every property, with its share of a run's case budget (weights sum to 1). */
+/**
+ * Every property, with its share of a run's case budget: the core ones sum to 1, background
+ * mode's (helpers/background.mjs, names starting 'background' or 'Migrator background') come on
+ * top with 0.12.
+ */
 export const PROPERTIES = [
   { prop: hashContextKey, share: 0.12 },
   { prop: bigSegmentRef, share: 0.08 },
@@ -960,6 +965,7 @@ export const PROPERTIES = [
   { prop: managerProp, share: 0.09 },
   { prop: redisStoreProp, share: 0.08 },
   { prop: adaptersProp, share: 0.06 },
+  ...BACKGROUND_PROPERTIES,
 ];
 
 export { Violation };
