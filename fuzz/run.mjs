@@ -14,7 +14,7 @@
 // `background`); `--background` runs only those, splitting N between them in their shares' ratio.
 import { createRequire } from 'node:module';
 
-import { BACKGROUND_PROPERTIES } from '../tests/hardening/helpers/background.mjs';
+import { BACKGROUND_PROPERTIES, coverage } from '../tests/hardening/helpers/background.mjs';
 import { PROPERTIES } from '../tests/hardening/helpers/properties.mjs';
 import { canary, fuzzProperty, makeState, moduleLoader, muteConsole } from '../tests/hardening/helpers/harness.mjs';
 
@@ -73,6 +73,14 @@ try {
   console.log(
     `other violations: ${c['non-error']} non-Error throws, ${c.hang} hangs, ${c.contract} contract, ${c.broken} broken-after, ${c.uncaught} uncaught exceptions`,
   );
+  if (coverage.cases + coverage.bursts > 0) {
+    const b = coverage;
+    console.log(
+      `background: ${b.cases} random cases (${b.exact} with exact bookkeeping checks): ${b.ops} operations, ${b.parts} background origin calls, ` +
+        `${b.shed} shed, ${b.reentries} re-entrant calls, ${b.earlyAborts} early aborts, ${b.waitUntilCalls} waitUntil calls, ` +
+        `in-flight peak at maxInFlight in ${b.peakAtLimit}; ${b.bursts} bursts of ${b.burstOps} operations`,
+    );
+  }
   console.log(`fuzz: ${generated} cases, ${c.trap} traps, ${c.unhandled} unhandled rejections`);
   const bad = Object.values(c).some((n) => n > 0) || failures.length > 0;
   process.exitCode = bad ? 1 : 0;

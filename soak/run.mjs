@@ -9,7 +9,7 @@
 //     [--phases reads,lookups,background] [--bg-rounds N] [--bg-parts N] [--bg-burst N] [--bg-max N] [--bg-warmup ROUNDS]
 //
 // Passes when growth after the warm-up (the first 100 000 operations of the first two phases, the
-// first 3 rounds of background mode) is ≤ 1 MiB for both the wasm memory and the heap, and every
+// first 5 rounds of background mode) is ≤ 1 MiB for both the wasm memory and the heap, and every
 // result and count was right. A short run: `--reads 100000 --lookups 100000 --every 10000
 // --warmup 50000 --bg-rounds 6 --bg-warmup 2`. What is measured, and how the wasm memory is
 // found: tests/hardening/helpers/soak.mjs. Uses the repo's dist/ (self-reference).

@@ -1,5 +1,6 @@
 // The fuzz in a short profile (`npm test`): every property of helpers/properties.mjs with its
-// share of 2 500 generated cases, fixed seed, against the packed build. The full run (≥ 100 000
+// share of 2 500 generated cases (at least 20), fixed seed, against the packed build; background
+// mode's three (helpers/background.mjs) included. The full run (≥ 100 000
 // cases, random seed) is `npm run fuzz`. A failure lists each distinct violation once, shrunk,
 // with its counterexample (recipes: see helpers/hostile.mjs) and the seed/path to replay it.
 import test from 'node:test';

@@ -4,9 +4,9 @@
 //   heap). The warm-up is 50 000 operations: the lookup phase makes its last one-time wasm
 //   allocations (the cache's tables) within the first ~40 000 lookups and is flat from there to
 //   1 000 000 (`npm run soak`, the full run, warms up for 100 000).
-// - background mode: 6 rounds of 10 000 background parts in flight at once and a burst of
+// - background mode: 12 rounds of 10 000 background parts in flight at once and a burst of
 //   10 000 against the default maxInFlight (100), sampled every round, warm-up 2 rounds (the
-//   full run: 30 rounds, warm-up 3).
+//   full run: 30 rounds, warm-up 5).
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -26,5 +26,5 @@ test('soak (short profile): no wasm or heap growth after warm-up, every result r
 });
 
 test('soak (short profile), background mode: 10 000 parts in flight, flat memory, maxInFlight holds under a burst', () => {
-  soak(['--phases', 'background', '--bg-rounds', '6', '--bg-warmup', '2']);
+  soak(['--phases', 'background', '--bg-rounds', '12', '--bg-warmup', '2']);
 });

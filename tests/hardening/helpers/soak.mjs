@@ -208,6 +208,8 @@ async function backgroundPhase(cutover, ctx, meter, sums, { rounds, parts, burst
     meteredShed: sums.get('cutover.migration.shed') ?? 0,
     waitUntilCalls: waits,
     waitUntilResolved: waitsDone,
+    // not a check: what the first round's `parts` parts in flight took of wasm memory
+    firstRoundWasmKiB: Math.round((samples[1]?.wasm - samples[0].wasm) / 1024),
   });
   const ok =
     checks.wrongResults === 0 &&
@@ -251,7 +253,7 @@ export async function soak(cutover, memoryHook, opts = {}) {
     bgParts = 10_000,
     bgBurst = 10_000,
     bgMax = undefined,
-    bgWarmup = 3,
+    bgWarmup = 5,
     log = console.log,
   } = opts;
   const memory = memoryHook.memory;
@@ -409,7 +411,8 @@ export async function soak(cutover, memoryHook, opts = {}) {
  *   [--reads N] [--lookups N] [--every N] [--warmup N] [--phases reads,lookups,background]
  *   [--bg-rounds N] [--bg-parts N] [--bg-burst N] [--bg-max N] [--bg-warmup ROUNDS]
  * Background mode's defaults: 30 rounds of 10 000 held parts and a burst of 10 000 against the
- * default maxInFlight (100; `--bg-max` sets another), warm-up 3 rounds.
+ * default maxInFlight (100; `--bg-max` sets another), warm-up 5 rounds (the allocator settles
+ * within the first five when other phases ran before).
  * The bound is 1 MiB for a full (1 000 000-operation) run; shorter runs get a proportional
  * share (of the longest phase run; a background round counts parts + burst operations), never
  * under one 64 KiB wasm page (wasm) / 512 KiB (heap: GC noise, seen up to ~250 KiB).
@@ -443,7 +446,7 @@ export async function soakMain(importCutover, argv = process.argv.slice(2)) {
     bgParts: arg('bg-parts', 10_000),
     bgBurst: arg('bg-burst', 10_000),
     bgMax: arg('bg-max', undefined),
-    bgWarmup: arg('bg-warmup', 3),
+    bgWarmup: arg('bg-warmup', 5),
   };
   const sizes = [phases.has('reads') ? reads : 0, phases.has('lookups') ? lookups : 0, phases.has('background') ? bg.bgRounds * (bg.bgParts + bg.bgBurst) : 0];
   const scale = Math.max(...sizes) / 1_000_000;
