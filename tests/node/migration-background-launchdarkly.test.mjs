@@ -332,6 +332,7 @@ test('createMigration({ background: { maxInFlight, waitUntil } }): shedding, wai
   assert.deepEqual([perOp.calls.length, builderLevel.calls.length], [1, 1]);
   gates.resolve('readNew', 'c');
   await migration.settled();
+  await perOp.calls[0].watched.done;
   assert.equal(perOp.calls[0].watched.fulfilled, true);
   assert.equal((await drain()).length, 1);
 });

@@ -189,3 +189,26 @@ test('a per-operation waitUntil on a migrator without background() is accepted a
   assert.equal(read.fulfilled, true, read.error?.message);
   assert.equal(w.calls.length, 0);
 });
+
+test('a throwing waitUntil still got a promise that resolves when the background part ends', { todo: 'see bg-bugs.md' }, async () => {
+  let handed;
+  const { migrator, reads } = bgSetup({
+    stage: 'shadow',
+    order: 'parallel',
+    background: {
+      waitUntil: (promise) => {
+        handed = watch(promise);
+        throw new Error('registered, then threw');
+      },
+    },
+  });
+  const read = watch(migrator.read('mig', CTX, 'off'));
+  await turns();
+  reads.resolve('old');
+  await read.done;
+  assert.equal(read.fulfilled, true);
+  reads.resolve('new');
+  await migrator.settled();
+  await turns();
+  assert.equal(handed.fulfilled, true, 'the promise handed over resolved');
+});
