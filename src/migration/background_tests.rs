@@ -69,6 +69,7 @@ fn a_parallel_shadow_read_answers_when_the_authoritative_origin_settles() {
     assert!(answer(&slot).unwrap().1, "a background part goes on");
     assert!(client.events.borrow().is_empty(), "the event waits for the whole operation");
     assert_eq!(m.stats().read.count, 0);
+    assert_eq!(m.stats().read.old.invoked, 0, "the origins are recorded with the whole operation");
     assert_eq!(m.in_flight(), 1);
     f.t.advance(10.0);
     assert!(ended.get());

@@ -183,6 +183,13 @@ async fn abortable<T, V: HostValue>(
     }
 }
 
+/// How long an origin call took, and whether it timed out.
+#[derive(Clone, Copy)]
+struct Measured {
+    latency_ms: f64,
+    timed_out: bool,
+}
+
 /// The outcome of an operation the caller gets one result of.
 fn single<V>(origin: Origin, result: Result<V, V>) -> Outcome<V> {
     Outcome { authoritative: OperationResult { origin, result }, non_authoritative: None }
@@ -201,6 +208,14 @@ impl<V: HostValue> Shared<V> {
 
     /// Calls one origin of the operation with timing, timeout and bookkeeping (SPEC A4).
     async fn call_origin(&self, op: &Calling<'_, V>, origin: Origin) -> Result<V, V> {
+        let (result, measured) = self.call_unrecorded(op, origin).await;
+        self.record_origin(op.state, origin, &result, measured);
+        result
+    }
+
+    /// Calls one origin with timing and timeout, leaving its bookkeeping to the caller
+    /// (background mode records every origin when the operation ends).
+    async fn call_unrecorded(&self, op: &Calling<'_, V>, origin: Origin) -> (Result<V, V>, Measured) {
         let Calling { state, payload, cancellable } = *op;
         let f = self.origin_fn(state.operation, origin);
         let clock = &self.host.clock;
@@ -222,19 +237,12 @@ impl<V: HostValue> Shared<V> {
             _ if own_clock => clock.monotonic_ms() - started,
             _ => 0.0,
         };
-        self.record_origin(state, origin, &result, latency_ms, timed_out);
-        result
+        (result, Measured { latency_ms, timed_out })
     }
 
     /// One origin call's bookkeeping: the tracker (SPEC A4) and the statistics.
-    fn record_origin(
-        &self,
-        state: &OpState<V>,
-        origin: Origin,
-        result: &Result<V, V>,
-        latency_ms: f64,
-        timed_out: bool,
-    ) {
+    fn record_origin(&self, state: &OpState<V>, origin: Origin, result: &Result<V, V>, measured: Measured) {
+        let Measured { latency_ms, timed_out } = measured;
         let failed = result.is_err();
         let host = &self.host;
         let settings = &self.settings;
@@ -266,8 +274,9 @@ impl<V: HostValue> Shared<V> {
         if !cancellable {
             if let Some(both) = f_auth.call_both(&**f_other, payload) {
                 let [(auth_result, auth_ms), (other_result, other_ms)] = both.await;
-                self.record_origin(state, auth, &auth_result, auth_ms.unwrap_or(0.0), false);
-                self.record_origin(state, other, &other_result, other_ms.unwrap_or(0.0), false);
+                let measured = |ms: Option<f64>| Measured { latency_ms: ms.unwrap_or(0.0), timed_out: false };
+                self.record_origin(state, auth, &auth_result, measured(auth_ms));
+                self.record_origin(state, other, &other_result, measured(other_ms));
                 return (auth_result, other_result);
             }
         }
@@ -390,26 +399,32 @@ impl<V: HostValue> Shared<V> {
                 Err(reason) => self.aborted(state, &reason, answer),
             };
         };
-        let mut auth_call = pin!(call(auth));
-        let mut other_call = pin!(call(other));
+        let mut auth_call = pin!(self.call_unrecorded(op, auth));
+        let mut other_call = pin!(self.call_unrecorded(op, other));
         let first = abortable(&mut abort, future::select(auth_call.as_mut(), other_call.as_mut()), state).await;
-        let (outcome, other_result) = match first {
+        let ((auth_result, auth_measured), (other_result, other_measured)) = match first {
             Err(reason) => return self.aborted(state, &reason, answer),
-            Ok(Either::Left((auth_result, _))) => {
-                let outcome = single(auth, auth_result);
+            Ok(Either::Left((auth_called, _))) => {
+                let outcome = single(auth, auth_called.0);
                 self.answered(answer(Ok(&outcome), true));
-                (outcome, other_call.await)
+                ((outcome.authoritative.result, auth_called.1), other_call.await)
             }
-            Ok(Either::Right((other_result, _))) => match abortable(&mut abort, auth_call, state).await {
-                Err(reason) => return self.aborted(state, &reason, answer),
-                Ok(auth_result) => {
+            Ok(Either::Right((other_called, _))) => match abortable(&mut abort, auth_call, state).await {
+                Err(reason) => {
+                    // As in foreground mode, an origin that completed before the abort is counted.
+                    self.record_origin(state, other, &other_called.0, other_called.1);
+                    return self.aborted(state, &reason, answer);
+                }
+                Ok((auth_result, auth_measured)) => {
                     let outcome = single(auth, auth_result);
                     self.answered(answer(Ok(&outcome), true));
-                    (outcome, other_result)
+                    ((outcome.authoritative.result, auth_measured), other_called)
                 }
             },
         };
-        self.compare_reads(state, auth, &outcome.authoritative.result, &other_result);
+        self.record_origin(state, auth, &auth_result, auth_measured);
+        self.record_origin(state, other, &other_result, other_measured);
+        self.compare_reads(state, auth, &auth_result, &other_result);
         self.finish(state, stage);
         drop(part);
     }
@@ -422,19 +437,23 @@ impl<V: HostValue> Shared<V> {
     {
         let state = op.state;
         let auth = stage.read_plan().authoritative;
-        let outcome = match abortable(&mut abort, self.call_origin(op, auth), state).await {
-            Ok(result) => single(auth, result),
+        let (outcome, auth_measured) = match abortable(&mut abort, self.call_unrecorded(op, auth), state).await {
+            Ok((result, measured)) => (single(auth, result), measured),
             Err(reason) => return self.aborted(state, &reason, answer),
         };
         drop(abort);
         let Some(part) = self.background.try_start() else {
+            self.record_origin(state, auth, &outcome.authoritative.result, auth_measured);
             self.shed(state);
             self.finish(state, stage);
             return self.answered(answer(Ok(&outcome), false));
         };
         self.answered(answer(Ok(&outcome), true));
-        let other_result = self.call_origin(op, auth.other()).await;
-        self.compare_reads(state, auth, &outcome.authoritative.result, &other_result);
+        let (other_result, other_measured) = self.call_unrecorded(op, auth.other()).await;
+        let auth_result = outcome.authoritative.result;
+        self.record_origin(state, auth, &auth_result, auth_measured);
+        self.record_origin(state, auth.other(), &other_result, other_measured);
+        self.compare_reads(state, auth, &auth_result, &other_result);
         self.finish(state, stage);
         drop(part);
     }
@@ -452,26 +471,32 @@ impl<V: HostValue> Shared<V> {
     {
         let state = op.state;
         let plan = stage.write_plan();
-        let outcome = match abortable(&mut abort, self.call_origin(op, plan.authoritative), state).await {
-            Ok(result) => single(plan.authoritative, result),
+        let auth = plan.authoritative;
+        let (outcome, auth_measured) = match abortable(&mut abort, self.call_unrecorded(op, auth), state).await {
+            Ok((result, measured)) => (single(auth, result), measured),
             Err(reason) => return self.aborted(state, &reason, answer),
         };
         drop(abort);
+        let record_auth = || self.record_origin(state, auth, &outcome.authoritative.result, auth_measured);
         let other = match (&outcome.authoritative.result, plan.non_authoritative) {
             (Ok(_), Some(other)) => other,
             _ => {
+                record_auth();
                 self.finish(state, stage);
                 return self.answered(answer(Ok(&outcome), false));
             }
         };
         let Some(part) = self.background.try_start() else {
+            record_auth();
             self.shed(state);
             self.finish(state, stage);
             return self.answered(answer(Ok(&outcome), false));
         };
         self.answered(answer(Ok(&outcome), true));
-        // Its result is recorded (tracker, statistics, metrics) by call_origin; no caller waits for it.
-        let _ = self.call_origin(op, other).await;
+        // Recorded (tracker, statistics, metrics) with the authoritative one; no caller waits for it.
+        let (other_result, other_measured) = self.call_unrecorded(op, other).await;
+        record_auth();
+        self.record_origin(state, other, &other_result, other_measured);
         self.finish(state, stage);
         drop(part);
     }

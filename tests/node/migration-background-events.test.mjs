@@ -129,7 +129,7 @@ for (const stage of ['shadow', 'live']) {
     assert.equal(events.length, 1, 'sent once');
   });
 
-  test(`read at ${stage}: the authoritative origin's stats and metrics wait for the background part too`, { todo: 'see bg-bugs.md' }, async (t) => {
+  test(`read at ${stage}: the authoritative origin's stats and metrics wait for the background part too`, async (t) => {
     const { meter, collect } = otel(t);
     const { migrator, reads } = bgSetup({ stage, order: 'parallel', meter });
     const read = watch(migrator.read('mig', CTX, 'off'));

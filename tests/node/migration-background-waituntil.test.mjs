@@ -190,7 +190,7 @@ test('a per-operation waitUntil on a migrator without background() is accepted a
   assert.equal(w.calls.length, 0);
 });
 
-test('a throwing waitUntil still got a promise that resolves when the background part ends', { todo: 'see bg-bugs.md' }, async () => {
+test('a throwing waitUntil still got a promise that resolves when the background part ends', async () => {
   let handed;
   const { migrator, reads } = bgSetup({
     stage: 'shadow',
