@@ -10,7 +10,7 @@ use futures::future::{self, Either};
 
 use super::migrator::{abortable, single, Calling, Shared};
 use super::operation::{AbortFuture, Answer};
-use super::stage::{ExecutionOrder, Origin, Stage};
+use super::stage::{ExecutionOrder, Operation, Origin, Stage};
 use crate::host::HostValue;
 
 impl<V: HostValue> Shared<V> {
@@ -38,7 +38,7 @@ impl<V: HostValue> Shared<V> {
             self.background.try_start()
         } else {
             // The other origin starts once the authoritative one has settled: decided then.
-            return self.read_then_shadow(op, stage, abort, answer).await;
+            return self.authoritative_first(op, stage, (abort, answer), auth, Some(other)).await;
         };
         let Some(part) = part else {
             if plan.shadowed {
@@ -83,79 +83,59 @@ impl<V: HostValue> Shared<V> {
         drop(part);
     }
 
-    /// A shadowed read in background mode whose origins run one after the other: the
-    /// authoritative one for the caller, then, unless `maxInFlight` parts are running, the other.
-    pub(super) async fn read_then_shadow<A>(
-        &self,
-        op: &Calling<'_, V>,
-        stage: Stage,
-        mut abort: Option<AbortFuture<V>>,
-        answer: A,
-    ) where
-        A: Answer<V>,
-    {
-        let state = op.state;
-        let auth = stage.read_plan().authoritative;
-        let (outcome, auth_measured) = match abortable(&mut abort, self.call_unrecorded(op, auth), state).await {
-            Ok((result, measured)) => (single(auth, result), measured),
-            Err(reason) => return self.aborted(state, &reason, answer),
-        };
-        drop(abort);
-        let Some(part) = self.background.try_start() else {
-            self.record_origin(state, auth, &outcome.authoritative.result, auth_measured);
-            self.shed(state);
-            self.finish(state, stage);
-            return self.answered(answer(Ok(&outcome), false));
-        };
-        self.answered(answer(Ok(&outcome), true));
-        let (other_result, other_measured) = self.call_unrecorded(op, auth.other()).await;
-        let auth_result = outcome.authoritative.result;
-        self.record_origin(state, auth, &auth_result, auth_measured);
-        self.record_origin(state, auth.other(), &other_result, other_measured);
-        self.compare_reads(state, auth, &auth_result, &other_result);
-        self.finish(state, stage);
-        drop(part);
-    }
-
     /// A write in background mode: the caller gets the authoritative write's result; the other
     /// write follows as the background part when the stage writes both and the first succeeded.
     pub(super) async fn write_in_background<A>(
         &self,
         op: &Calling<'_, V>,
         stage: Stage,
-        mut abort: Option<AbortFuture<V>>,
+        abort: Option<AbortFuture<V>>,
         answer: A,
     ) where
         A: Answer<V>,
     {
-        let state = op.state;
         let plan = stage.write_plan();
-        let auth = plan.authoritative;
+        self.authoritative_first(op, stage, (abort, answer), plan.authoritative, plan.non_authoritative).await;
+    }
+
+    /// The authoritative origin for the caller; then `other`, as the background part, unless
+    /// `maxInFlight` parts are running (shed) or this is a write whose first write failed. A
+    /// read compares the two.
+    async fn authoritative_first<A>(
+        &self,
+        op: &Calling<'_, V>,
+        stage: Stage,
+        (mut abort, answer): (Option<AbortFuture<V>>, A),
+        auth: Origin,
+        other: Option<Origin>,
+    ) where
+        A: Answer<V>,
+    {
+        let state = op.state;
         let (outcome, auth_measured) = match abortable(&mut abort, self.call_unrecorded(op, auth), state).await {
             Ok((result, measured)) => (single(auth, result), measured),
             Err(reason) => return self.aborted(state, &reason, answer),
         };
         drop(abort);
-        let record_auth = || self.record_origin(state, auth, &outcome.authoritative.result, auth_measured);
-        let other = match (&outcome.authoritative.result, plan.non_authoritative) {
-            (Ok(_), Some(other)) => other,
-            _ => {
-                record_auth();
-                self.finish(state, stage);
-                return self.answered(answer(Ok(&outcome), false));
+        let auth_result = &outcome.authoritative.result;
+        let read = state.operation == Operation::Read;
+        let other = other.filter(|_| read || auth_result.is_ok());
+        let Some((other, part)) = other.and_then(|other| Some((other, self.background.try_start()?))) else {
+            self.record_origin(state, auth, auth_result, auth_measured);
+            if other.is_some() {
+                self.shed(state);
             }
-        };
-        let Some(part) = self.background.try_start() else {
-            record_auth();
-            self.shed(state);
             self.finish(state, stage);
             return self.answered(answer(Ok(&outcome), false));
         };
         self.answered(answer(Ok(&outcome), true));
         // Recorded (tracker, statistics, metrics) with the authoritative one; no caller waits for it.
         let (other_result, other_measured) = self.call_unrecorded(op, other).await;
-        record_auth();
+        self.record_origin(state, auth, auth_result, auth_measured);
         self.record_origin(state, other, &other_result, other_measured);
+        if read {
+            self.compare_reads(state, auth, auth_result, &other_result);
+        }
         self.finish(state, stage);
         drop(part);
     }

@@ -30,7 +30,7 @@ pub(super) struct Shared<V> {
 
 /// The state of one operation, shared with the abort path.
 pub(super) struct OpState<V> {
-    operation: Operation,
+    pub(super) operation: Operation,
     flag_key: Rc<str>,
     /// The evaluated stage, once the flag was asked (for the metrics' attributes).
     stage: std::cell::Cell<Stage>,
