@@ -71,6 +71,12 @@ for (const [stage, op] of [['shadow', 'read'], ['off', 'read'], ['dualwrite', 'w
 }
 const f = new c.MigratorBuilder(c.fixedStage('shadow')).read(cutoverOrigin, cutoverOrigin, compare).write(cutoverOrigin, cutoverOrigin).build();
 budget(await measure('shadow read, fixedStage', () => f.read(FLAG_KEY, CONTEXT, 'off', PAYLOAD)));
+// The same read in background mode (the shadow origin's continuation, then settled()).
+const b = new c.MigratorBuilder(c.fixedStage('shadow')).read(cutoverOrigin, cutoverOrigin, compare).write(cutoverOrigin, cutoverOrigin).background().build();
+await measure('shadow read, fixedStage, background()', async () => {
+  await b.read(FLAG_KEY, CONTEXT, 'off', PAYLOAD);
+  await b.settled();
+});
 // cutover's own tracker and events, delivered to a plain client's trackMigrationOp.
 const { client: plain, events } = plainClient('shadow');
 const p = new c.MigratorBuilder(plain).read(cutoverOrigin, cutoverOrigin, compare).write(cutoverOrigin, cutoverOrigin).build();

@@ -15,6 +15,7 @@ try {
 
 const sections = [
   ['./migration.mjs', 'runMigrationSection'],
+  ['./background.mjs', 'runBackgroundSection'],
   ['./big-segments.mjs', 'runBigSegmentsSection'],
   ['./opentelemetry.mjs', 'runOpenTelemetrySection'],
 ];

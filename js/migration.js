@@ -93,6 +93,8 @@ class Pending {
     this.signal = signal;
     this.launchDarklyShape = launchDarklyShape;
     this.waitUntil = waitUntil;
+    /** The resolve function of the promise `waitUntil` got (js/bridge/results.js, handOver). */
+    this.ended = undefined;
   }
 }
 

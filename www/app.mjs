@@ -1,7 +1,7 @@
 // The cutover dashboard: a live technology migration between two simulated in-page stores, and a
 // Big Segments store behind cutover's cache and status polling. Everything shown is measured by
 // cutover itself (`migrator.stats()`, `trackMigrationOp` events, `manager.stats()`, the status
-// provider); the page only draws it.
+// provider); the page only draws it, and times what read()/write() cost the calling code.
 
 import { createChart } from './chart.mjs';
 import { $, fmtAxis, fmtInt, fmtMs, fmtPct, fmtRate, show, sleep, TICK_MS, WINDOW } from './dom.mjs';
@@ -22,6 +22,14 @@ const STAGE_PLAN = {
   rampdown: ['new', 'new → old'],
   complete: ['new', 'new'],
 };
+
+/** p50 and p99 (nearest rank) of a tick's samples, or null when there are none. */
+function percentiles(samples) {
+  if (!samples.length) return null;
+  const sorted = samples.slice().sort((a, b) => a - b);
+  const at = (q) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+  return { p50: at(0.5), p99: at(0.99) };
+}
 
 function fail(error) {
   const status = $('wasm-status');
@@ -50,6 +58,8 @@ async function main() {
 
 function startMigration({ MigratorBuilder }) {
   const flag = { stage: 'shadow', version: 1, order: 'parallel' };
+  // Not flag values: how this page builds its migrator (the switch and slider rebuild it).
+  const mode = { background: false, maxInFlight: 100 };
   const events = { total: 0, sinceTick: 0, recent: [] };
 
   // The flag system: this page. Every context gets the stage the select says.
@@ -70,15 +80,28 @@ function startMigration({ MigratorBuilder }) {
     },
   };
 
-  const build = () =>
-    new MigratorBuilder(client)
+  // Background parts not yet ended: cutover hands each one to `waitUntil` as a promise, as it
+  // would to a worker's `ctx.waitUntil`. Kept across rebuilds (an old migrator's parts still end).
+  const background = { inFlight: 0 };
+  const waitUntil = (promise) => {
+    background.inFlight++;
+    promise.then(() => background.inFlight--);
+  };
+
+  const build = () => {
+    let builder = new MigratorBuilder(client)
       .readExecutionOrder(flag.order)
       .read((key, signal) => oldOrigin.read(key, signal), (key, signal) => newOrigin.read(key, signal), sameRecord)
-      .write((p, signal) => oldOrigin.write(p, signal), (p, signal) => newOrigin.write(p, signal))
-      .build();
+      .write((p, signal) => oldOrigin.write(p, signal), (p, signal) => newOrigin.write(p, signal));
+    if (mode.background) builder = builder.background({ maxInFlight: mode.maxInFlight, waitUntil });
+    return builder.build();
+  };
   let migrator = build();
 
-  const totals = { oldInvoked: 0, newInvoked: 0, failed: 0, failedSinceTick: 0, ops: 0 };
+  // What the calling code waits for: ms from read()/write() to its result, this tick.
+  const caller = { read: [], write: [] };
+
+  const totals = { oldInvoked: 0, newInvoked: 0, failed: 0, failedSinceTick: 0, ops: 0, readShed: 0, writeShed: 0 };
 
   async function clientLoop() {
     for (;;) {
@@ -88,12 +111,16 @@ function startMigration({ MigratorBuilder }) {
       const context = { kind: 'user', key: `u${n}` };
       try {
         if (Math.random() < READ_SHARE) {
+          const started = performance.now();
           const result = await m.read(FLAG, context, 'off', key);
+          caller.read.push(performance.now() - started);
           if (!result.success) totals.failedSinceTick++;
         } else {
           const current = records.get(key);
           const record = { plan: Math.random() < 0.5 ? 'free' : 'pro', version: current.version + 1 };
+          const started = performance.now();
           const result = await m.write(FLAG, context, 'off', { key, record });
+          caller.write.push(performance.now() - started);
           if (!result.authoritative.success) totals.failedSinceTick++;
         }
       } catch (error) {
@@ -120,6 +147,31 @@ function startMigration({ MigratorBuilder }) {
     migrator = build(); // a fresh migrator; clients pick it up on their next operation
     show('execution-order', flag.order);
   });
+  const backgroundToggle = $('background-toggle');
+  backgroundToggle.checked = mode.background;
+  backgroundToggle.addEventListener('change', () => {
+    mode.background = backgroundToggle.checked;
+    migrator = build();
+    showMode();
+  });
+  const maxInFlight = $('max-in-flight');
+  maxInFlight.value = String(mode.maxInFlight);
+  show('max-in-flight-value', maxInFlight.value);
+  maxInFlight.addEventListener('input', () => show('max-in-flight-value', maxInFlight.value));
+  maxInFlight.addEventListener('change', () => {
+    show('max-in-flight-value', maxInFlight.value);
+    mode.maxInFlight = Number(maxInFlight.value);
+    if (mode.background) migrator = build(); // only a background migrator has the limit
+    showMode();
+  });
+  function showMode() {
+    show('background-state', mode.background ? 'on' : 'off');
+    const pill = $('background-pill');
+    show('background-pill', mode.background ? `background · at most ${mode.maxInFlight}` : 'foreground');
+    pill.className = mode.background ? 'pill ok' : 'pill';
+  }
+  showMode();
+
   const slider = (id, valueId, apply, format) => {
     const input = $(id);
     const update = () => {
@@ -151,6 +203,8 @@ function startMigration({ MigratorBuilder }) {
   // Charts.
   const OLD = '#f2a93b';
   const NEW = '#4ea8ff';
+  const CALLER = '#e4e8ef';
+  const WRITE = '#b48cff';
   const charts = {
     latency: createChart($('latency-chart'), {
       window: WINDOW, tickMs: TICK_MS, format: fmtAxis, minMax: 10,
@@ -171,6 +225,15 @@ function startMigration({ MigratorBuilder }) {
         { key: 'oldErrors', label: 'old errors/s', color: OLD },
         { key: 'newErrors', label: 'new errors/s', color: NEW },
         { key: 'failed', label: 'failed operations/s', color: '#ff5d6c', dash: '4 3' },
+      ],
+    }),
+    caller: createChart($('caller-chart'), {
+      window: WINDOW, tickMs: TICK_MS, format: fmtAxis, minMax: 10, height: 130,
+      series: [
+        { key: 'callerReadP50', label: 'read p50', color: CALLER },
+        { key: 'callerReadP99', label: 'read p99', color: CALLER, dash: '4 3' },
+        { key: 'callerWriteP50', label: 'write p50', color: WRITE },
+        { key: 'callerWriteP99', label: 'write p99', color: WRITE, dash: '4 3' },
       ],
     }),
     calls: createChart($('calls-chart'), {
@@ -204,6 +267,14 @@ function startMigration({ MigratorBuilder }) {
     totals.failed += failed;
     totals.failedSinceTick = 0;
     const { checked, consistent } = read.consistency;
+    const callerRead = percentiles(caller.read);
+    const callerWrite = percentiles(caller.write);
+    caller.read.length = 0;
+    caller.write.length = 0;
+    // stats().read.shed / .write.shed: operations that ran the authoritative origin only.
+    const shed = { read: read.shed, write: write.shed };
+    if (typeof shed.read === 'number') totals.readShed += shed.read;
+    if (typeof shed.write === 'number') totals.writeShed += shed.write;
     const point = {
       oldP50: read.old.latencyMs?.p50 ?? null,
       oldP99: read.old.latencyMs?.p99 ?? null,
@@ -215,6 +286,10 @@ function startMigration({ MigratorBuilder }) {
       failed: failed / secs,
       oldCalls: oldInvoked / secs,
       newCalls: newInvoked / secs,
+      callerReadP50: callerRead?.p50 ?? null,
+      callerReadP99: callerRead?.p99 ?? null,
+      callerWriteP50: callerWrite?.p50 ?? null,
+      callerWriteP99: callerWrite?.p99 ?? null,
     };
     history.push(point);
     if (history.length > WINDOW) history.shift();
@@ -238,6 +313,15 @@ function startMigration({ MigratorBuilder }) {
     show('new-invoked-total', fmtInt(totals.newInvoked));
     show('ops-total', fmtInt(totals.ops));
     show('events-per-sec', fmtRate(events.sinceTick / secs));
+    show('caller-read-p50', fmtMs(point.callerReadP50));
+    show('caller-read-p99', fmtMs(point.callerReadP99));
+    show('caller-write-p50', fmtMs(point.callerWriteP50));
+    show('caller-write-p99', fmtMs(point.callerWriteP99));
+    show('read-shed', shed.read == null ? '—' : fmtInt(shed.read));
+    show('write-shed', shed.write == null ? '—' : fmtInt(shed.write));
+    show('read-shed-total', fmtInt(totals.readShed));
+    show('write-shed-total', fmtInt(totals.writeShed));
+    show('background-in-flight', fmtInt(background.inFlight));
     events.sinceTick = 0;
 
     const rate = checked ? consistent / checked : null;

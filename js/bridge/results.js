@@ -1,6 +1,6 @@
 // An operation's result handed to the facade's promise (src/js/migrator.rs): one call per
 // operation, each origin's part given as a `Side` and its value or error.
-import { Side } from '../wasm/cutover.js';
+import { Call, Side } from '../wasm/cutover.js';
 import { originNames } from './names.js';
 import { keepThrown } from './thrown.js';
 
@@ -47,23 +47,31 @@ export function rejectPending(pending, error) {
 
 /**
  * Hands the operation's background part to `pending.waitUntil`: a promise that resolves (never
- * rejects) when the part has ended, through the `resolve` returned here (undefined when
- * `waitUntil` threw: the thrown value is kept for `takeThrown()`).
+ * rejects) at `partEnded(pending)`, also when `waitUntil` threw (a `Call`: `Threw` keeps the
+ * thrown value for `takeThrown()`).
  * @param {any} pending
- * @returns {unknown}
+ * @returns {number}
  */
 export function handOver(pending) {
-  let resolve;
-  const ended = new Promise((r) => {
-    resolve = r;
+  const ended = new Promise((resolve) => {
+    pending.ended = resolve;
   });
   try {
     pending.waitUntil(ended);
+    return Call.Done;
   } catch (e) {
     keepThrown(e);
-    return undefined;
+    return Call.Threw;
   }
-  return resolve;
+}
+
+/**
+ * The operation has ended: resolves the promise `handOver` gave `waitUntil`, if it gave one.
+ * @param {any} pending
+ */
+export function partEnded(pending) {
+  const resolve = pending.ended;
+  if (resolve !== undefined) resolve(undefined);
 }
 
 /**

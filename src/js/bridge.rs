@@ -134,10 +134,14 @@ extern "C" {
     #[wasm_bindgen(js_name = rejectPending)]
     pub fn reject_pending(pending: &JsValue, error: &JsValue);
 
-    /// `pending.waitUntil(promise)` with a new promise for the operation's background part:
-    /// the promise's `resolve`, or undefined when `waitUntil` threw (`takeThrown()` has it).
+    /// `pending.waitUntil(promise)` with a new promise for the operation's background part,
+    /// resolved at `partEnded(pending)` (kept in `pending.ended`): a `Call`.
     #[wasm_bindgen(js_name = handOver)]
-    pub fn hand_over(pending: &JsValue) -> JsValue;
+    pub fn hand_over(pending: &JsValue) -> u32;
+
+    /// The operation (its background part included) has ended: resolves `handOver`'s promise.
+    #[wasm_bindgen(js_name = partEnded)]
+    pub fn part_ended(pending: &JsValue);
 
     /// `pending.signal` when it is an `AbortSignal` whose `aborted` can be read, else undefined.
     #[wasm_bindgen(js_name = signalOf)]

@@ -1,9 +1,7 @@
 //! `Migrator` for JavaScript: one export runs a read or a write and settles the facade's promise.
 
-use std::cell::RefCell;
 use std::rc::Rc;
 
-use js_sys::Function;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -84,18 +82,6 @@ fn answer(pending: &JsValue, operation: Operation, answered: Result<&Outcome<JsV
     }
 }
 
-/// Gives `pending.waitUntil` the promise of the operation's background part, keeping its resolve
-/// function in `handed`; `Err` with what `waitUntil` threw.
-fn hand_over(pending: &JsValue, handed: &RefCell<Option<Function>>) -> Result<(), JsValue> {
-    match bridge::hand_over(pending).dyn_into::<Function>() {
-        Ok(resolve) => {
-            *handed.borrow_mut() = Some(resolve);
-            Ok(())
-        }
-        Err(_) => Err(bridge::take_thrown()),
-    }
-}
-
 /// Hands an outcome to the facade's promise, shaped as the operation's result.
 fn resolve(pending: &JsValue, operation: Operation, outcome: &Outcome<JsValue>) {
     let (first, payload) = side(&outcome.authoritative);
@@ -136,20 +122,17 @@ impl WasmMigrator {
             });
             return crate::util::task::spawn(run);
         }
-        // The resolve function of the promise `waitUntil` got, called when the background part ends.
-        let handed: Rc<RefCell<Option<Function>>> = Rc::default();
-        let ended = handed.clone();
+        // Kept past the answer: the promise `waitUntil` got is resolved when the operation ends.
+        let pending = Rc::new(pending);
+        let answering = pending.clone();
         let run = self.inner.run(operation, request, move |answered, background| {
-            let thrown = if background { hand_over(&pending, &handed) } else { Ok(()) };
-            answer(&pending, operation, answered);
-            thrown
+            let handed = if background { bridge::call_result(bridge::hand_over(&answering)) } else { Ok(()) };
+            answer(&answering, operation, answered);
+            handed
         });
         crate::util::task::spawn(async move {
             run.await;
-            let resolve = ended.borrow_mut().take();
-            if let Some(resolve) = resolve {
-                super::promise::resolve_with_undefined(&resolve);
-            }
+            bridge::part_ended(&pending);
         });
     }
 

@@ -17,6 +17,7 @@ fn table_names_kinds_units_in_slot_order() {
             "cutover.migration.origin.timeouts",
             "cutover.migration.consistency.checks",
             "cutover.migration.consistency.mismatches",
+            "cutover.migration.shed",
         ]
     );
     let names: Vec<_> = Instrument::table(&Instrument::BIG_SEGMENTS).into_iter().map(|s| s.name).collect();

@@ -10,7 +10,7 @@ use futures::future::{self, Either};
 use super::background::BackgroundParts;
 use super::client::{migration_variation, DefaultStage, MigrationClient};
 use super::delegation::Tracking;
-use super::operation::{AbortFuture, OperationRequest, OperationResult, Outcome};
+use super::operation::{AbortFuture, Answer, OperationRequest, OperationResult, Outcome};
 use super::origin::{CallControl, OriginFn, ReadOrigins, WriteOrigins};
 use super::settings::MigratorSettings;
 use super::stage::{ExecutionOrder, Operation, Origin, Stage};
@@ -18,19 +18,19 @@ use super::stats::{CallRecord, MigrationStats, StatsSnapshot};
 use crate::host::{Host, HostValue};
 use crate::metrics::{Attributes, ErrorType, Instrument};
 
-struct Shared<V> {
-    settings: MigratorSettings,
+pub(super) struct Shared<V> {
+    pub(super) settings: MigratorSettings,
     read: ReadOrigins<V>,
     write: WriteOrigins<V>,
     client: Rc<dyn MigrationClient<V>>,
     host: Host,
     stats: RefCell<MigrationStats>,
-    background: BackgroundParts,
+    pub(super) background: BackgroundParts,
 }
 
 /// The state of one operation, shared with the abort path.
-struct OpState<V> {
-    operation: Operation,
+pub(super) struct OpState<V> {
+    pub(super) operation: Operation,
     flag_key: Rc<str>,
     /// The evaluated stage, once the flag was asked (for the metrics' attributes).
     stage: std::cell::Cell<Stage>,
@@ -70,8 +70,8 @@ impl<V> Clone for Migrator<V> {
 }
 
 /// What every origin call of one operation shares.
-struct Calling<'a, V> {
-    state: &'a Rc<OpState<V>>,
+pub(super) struct Calling<'a, V> {
+    pub(super) state: &'a Rc<OpState<V>>,
     payload: Option<&'a V>,
     cancellable: bool,
 }
@@ -130,7 +130,7 @@ impl<V: HostValue> Migrator<V> {
         answer: A,
     ) -> impl Future<Output = ()> + 'static
     where
-        A: FnOnce(Result<&Outcome<V>, &V>, bool) -> Result<(), V> + 'static,
+        A: Answer<V> + 'static,
     {
         let shared = self.shared.clone();
         async move {
@@ -166,7 +166,7 @@ impl<V: HostValue> OpState<V> {
 
 /// Awaits `op` unless the caller's signal aborts first: then the abort reason, which is kept in
 /// `state` before `op` is dropped, so that the origin calls in flight in it are cancelled.
-async fn abortable<T, V: HostValue>(
+pub(super) async fn abortable<T, V: HostValue>(
     abort: &mut Option<AbortFuture<V>>,
     op: impl Future<Output = T>,
     state: &OpState<V>,
@@ -183,8 +183,15 @@ async fn abortable<T, V: HostValue>(
     }
 }
 
+/// How long an origin call took, and whether it timed out.
+#[derive(Clone, Copy)]
+pub(super) struct Measured {
+    latency_ms: f64,
+    timed_out: bool,
+}
+
 /// The outcome of an operation the caller gets one result of.
-fn single<V>(origin: Origin, result: Result<V, V>) -> Outcome<V> {
+pub(super) fn single<V>(origin: Origin, result: Result<V, V>) -> Outcome<V> {
     Outcome { authoritative: OperationResult { origin, result }, non_authoritative: None }
 }
 
@@ -200,7 +207,15 @@ impl<V: HostValue> Shared<V> {
     }
 
     /// Calls one origin of the operation with timing, timeout and bookkeeping (SPEC A4).
-    async fn call_origin(&self, op: &Calling<'_, V>, origin: Origin) -> Result<V, V> {
+    pub(super) async fn call_origin(&self, op: &Calling<'_, V>, origin: Origin) -> Result<V, V> {
+        let (result, measured) = self.call_unrecorded(op, origin).await;
+        self.record_origin(op.state, origin, &result, measured);
+        result
+    }
+
+    /// Calls one origin with timing and timeout, leaving its bookkeeping to the caller
+    /// (background mode records every origin when the operation ends).
+    pub(super) async fn call_unrecorded(&self, op: &Calling<'_, V>, origin: Origin) -> (Result<V, V>, Measured) {
         let Calling { state, payload, cancellable } = *op;
         let f = self.origin_fn(state.operation, origin);
         let clock = &self.host.clock;
@@ -222,19 +237,12 @@ impl<V: HostValue> Shared<V> {
             _ if own_clock => clock.monotonic_ms() - started,
             _ => 0.0,
         };
-        self.record_origin(state, origin, &result, latency_ms, timed_out);
-        result
+        (result, Measured { latency_ms, timed_out })
     }
 
     /// One origin call's bookkeeping: the tracker (SPEC A4) and the statistics.
-    fn record_origin(
-        &self,
-        state: &OpState<V>,
-        origin: Origin,
-        result: &Result<V, V>,
-        latency_ms: f64,
-        timed_out: bool,
-    ) {
+    pub(super) fn record_origin(&self, state: &OpState<V>, origin: Origin, result: &Result<V, V>, measured: Measured) {
+        let Measured { latency_ms, timed_out } = measured;
         let failed = result.is_err();
         let host = &self.host;
         let settings = &self.settings;
@@ -266,8 +274,9 @@ impl<V: HostValue> Shared<V> {
         if !cancellable {
             if let Some(both) = f_auth.call_both(&**f_other, payload) {
                 let [(auth_result, auth_ms), (other_result, other_ms)] = both.await;
-                self.record_origin(state, auth, &auth_result, auth_ms.unwrap_or(0.0), false);
-                self.record_origin(state, other, &other_result, other_ms.unwrap_or(0.0), false);
+                let measured = |ms: Option<f64>| Measured { latency_ms: ms.unwrap_or(0.0), timed_out: false };
+                self.record_origin(state, auth, &auth_result, measured(auth_ms));
+                self.record_origin(state, other, &other_result, measured(other_ms));
                 return (auth_result, other_result);
             }
         }
@@ -287,7 +296,7 @@ impl<V: HostValue> Shared<V> {
     /// or partly in the background), count it, send its event, answer the caller.
     async fn execute<A>(self: Rc<Self>, state: Rc<OpState<V>>, request: OperationRequest<V>, answer: A)
     where
-        A: FnOnce(Result<&Outcome<V>, &V>, bool) -> Result<(), V>,
+        A: Answer<V>,
     {
         let OperationRequest { flag_key: _, context, default_stage, payload, mut abort } = request;
         let cancellable = abort.is_some() || self.settings.origin_timeout_ms.is_some();
@@ -316,7 +325,7 @@ impl<V: HostValue> Shared<V> {
     }
 
     /// Counts a completed operation and sends its event.
-    fn finish(&self, state: &OpState<V>, stage: Stage) {
+    pub(super) fn finish(&self, state: &OpState<V>, stage: Stage) {
         self.stats.borrow_mut().record_completed(state.operation, stage);
         if let Some(metrics) = &self.host.metrics {
             metrics.record(Instrument::MigrationOperations, 1.0, &state.attributes());
@@ -325,7 +334,7 @@ impl<V: HostValue> Shared<V> {
     }
 
     /// An operation that ran its authoritative origin only, `maxInFlight` background parts running.
-    fn shed(&self, state: &OpState<V>) {
+    pub(super) fn shed(&self, state: &OpState<V>) {
         self.stats.borrow_mut().record_shed(state.operation);
         if let Some(metrics) = &self.host.metrics {
             metrics.record(Instrument::MigrationShed, 1.0, &state.attributes());
@@ -333,9 +342,9 @@ impl<V: HostValue> Shared<V> {
     }
 
     /// The caller aborted: a write sends the event of the origins that completed.
-    fn aborted<A>(&self, state: &OpState<V>, reason: &V, answer: A)
+    pub(super) fn aborted<A>(&self, state: &OpState<V>, reason: &V, answer: A)
     where
-        A: FnOnce(Result<&Outcome<V>, &V>, bool) -> Result<(), V>,
+        A: Answer<V>,
     {
         if state.operation == Operation::Write {
             self.host.warn("Migration write was cancelled before completion");
@@ -345,139 +354,20 @@ impl<V: HostValue> Shared<V> {
     }
 
     /// What handing the outcome over came to: a `waitUntil` that threw is logged, nothing more.
-    fn answered(&self, handed: Result<(), V>) {
+    pub(super) fn answered(&self, handed: Result<(), V>) {
         if let Err(thrown) = handed {
             self.host.error(&format!("waitUntil threw: {}", thrown.describe()));
         }
     }
 
-    /// A read in background mode: the caller gets the authoritative result as soon as it settles;
-    /// the other origin (started with it when `parallel`, after it otherwise), the comparison and
-    /// the event follow as the operation's background part.
-    async fn read_in_background<A>(
-        &self,
-        op: &Calling<'_, V>,
-        stage: Stage,
-        mut abort: Option<AbortFuture<V>>,
-        answer: A,
-    ) where
-        A: FnOnce(Result<&Outcome<V>, &V>, bool) -> Result<(), V>,
-    {
-        let state = op.state;
-        let plan = stage.read_plan();
-        let auth = plan.authoritative;
-        let other = auth.other();
-        let call = |origin: Origin| self.call_origin(op, origin);
-        let parallel = self.settings.read_order == ExecutionOrder::Parallel;
-        let part = if !plan.shadowed {
-            None
-        } else if parallel {
-            self.background.try_start()
-        } else {
-            // The other origin starts once the authoritative one has settled: decided then.
-            return self.read_then_shadow(op, stage, abort, answer).await;
-        };
-        let Some(part) = part else {
-            if plan.shadowed {
-                self.shed(state);
-            }
-            return match abortable(&mut abort, call(auth), state).await {
-                Ok(result) => {
-                    let outcome = single(auth, result);
-                    self.finish(state, stage);
-                    self.answered(answer(Ok(&outcome), false));
-                }
-                Err(reason) => self.aborted(state, &reason, answer),
-            };
-        };
-        let mut auth_call = pin!(call(auth));
-        let mut other_call = pin!(call(other));
-        let first = abortable(&mut abort, future::select(auth_call.as_mut(), other_call.as_mut()), state).await;
-        let (outcome, other_result) = match first {
-            Err(reason) => return self.aborted(state, &reason, answer),
-            Ok(Either::Left((auth_result, _))) => {
-                let outcome = single(auth, auth_result);
-                self.answered(answer(Ok(&outcome), true));
-                (outcome, other_call.await)
-            }
-            Ok(Either::Right((other_result, _))) => match abortable(&mut abort, auth_call, state).await {
-                Err(reason) => return self.aborted(state, &reason, answer),
-                Ok(auth_result) => {
-                    let outcome = single(auth, auth_result);
-                    self.answered(answer(Ok(&outcome), true));
-                    (outcome, other_result)
-                }
-            },
-        };
-        self.compare_reads(state, auth, &outcome.authoritative.result, &other_result);
-        self.finish(state, stage);
-        drop(part);
-    }
-
-    /// A shadowed read in background mode whose origins run one after the other: the
-    /// authoritative one for the caller, then, unless `maxInFlight` parts are running, the other.
-    async fn read_then_shadow<A>(&self, op: &Calling<'_, V>, stage: Stage, mut abort: Option<AbortFuture<V>>, answer: A)
-    where
-        A: FnOnce(Result<&Outcome<V>, &V>, bool) -> Result<(), V>,
-    {
-        let state = op.state;
-        let auth = stage.read_plan().authoritative;
-        let outcome = match abortable(&mut abort, self.call_origin(op, auth), state).await {
-            Ok(result) => single(auth, result),
-            Err(reason) => return self.aborted(state, &reason, answer),
-        };
-        drop(abort);
-        let Some(part) = self.background.try_start() else {
-            self.shed(state);
-            self.finish(state, stage);
-            return self.answered(answer(Ok(&outcome), false));
-        };
-        self.answered(answer(Ok(&outcome), true));
-        let other_result = self.call_origin(op, auth.other()).await;
-        self.compare_reads(state, auth, &outcome.authoritative.result, &other_result);
-        self.finish(state, stage);
-        drop(part);
-    }
-
-    /// A write in background mode: the caller gets the authoritative write's result; the other
-    /// write follows as the background part when the stage writes both and the first succeeded.
-    async fn write_in_background<A>(
-        &self,
-        op: &Calling<'_, V>,
-        stage: Stage,
-        mut abort: Option<AbortFuture<V>>,
-        answer: A,
-    ) where
-        A: FnOnce(Result<&Outcome<V>, &V>, bool) -> Result<(), V>,
-    {
-        let state = op.state;
-        let plan = stage.write_plan();
-        let outcome = match abortable(&mut abort, self.call_origin(op, plan.authoritative), state).await {
-            Ok(result) => single(plan.authoritative, result),
-            Err(reason) => return self.aborted(state, &reason, answer),
-        };
-        drop(abort);
-        let other = match (&outcome.authoritative.result, plan.non_authoritative) {
-            (Ok(_), Some(other)) => other,
-            _ => {
-                self.finish(state, stage);
-                return self.answered(answer(Ok(&outcome), false));
-            }
-        };
-        let Some(part) = self.background.try_start() else {
-            self.shed(state);
-            self.finish(state, stage);
-            return self.answered(answer(Ok(&outcome), false));
-        };
-        self.answered(answer(Ok(&outcome), true));
-        // Its result is recorded (tracker, statistics, metrics) by call_origin; no caller waits for it.
-        let _ = self.call_origin(op, other).await;
-        self.finish(state, stage);
-        drop(part);
-    }
-
     /// The consistency check of a read whose authoritative origin is `auth`.
-    fn compare_reads(&self, state: &OpState<V>, auth: Origin, auth_result: &Result<V, V>, other_result: &Result<V, V>) {
+    pub(super) fn compare_reads(
+        &self,
+        state: &OpState<V>,
+        auth: Origin,
+        auth_result: &Result<V, V>,
+        other_result: &Result<V, V>,
+    ) {
         let (old, new) = match auth {
             Origin::Old => (auth_result, other_result),
             Origin::New => (other_result, auth_result),

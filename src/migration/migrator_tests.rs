@@ -12,15 +12,15 @@ use super::*;
 use crate::host::{Host, HostValue, Level};
 use crate::testing::{FixedRandom, TestHost, TestValue};
 
-type V = TestValue;
+pub(super) type V = TestValue;
 
-fn text(s: &str) -> V {
+pub(super) fn text(s: &str) -> V {
     TestValue::Text(s.into())
 }
 
 /// Log of everything the fakes saw, in order.
 #[derive(Default)]
-struct Journal {
+pub(super) struct Journal {
     lines: RefCell<Vec<String>>,
 }
 
@@ -28,7 +28,7 @@ impl Journal {
     fn push(&self, s: String) {
         self.lines.borrow_mut().push(s);
     }
-    fn take(&self) -> Vec<String> {
+    pub(super) fn take(&self) -> Vec<String> {
         std::mem::take(&mut *self.lines.borrow_mut())
     }
 }
@@ -38,7 +38,7 @@ struct FakeOrigin {
     delay_ms: f64,
     fail: bool,
     host: Host,
-    journal: Rc<Journal>,
+    pub(super) journal: Rc<Journal>,
     payloads: RefCell<Vec<Option<V>>>,
 }
 
@@ -79,8 +79,8 @@ impl OriginFn<V> for FakeOrigin {
     }
 }
 
-struct FakeComparison {
-    calls: Cell<u32>,
+pub(super) struct FakeComparison {
+    pub(super) calls: Cell<u32>,
     answer: Result<bool, V>,
 }
 
@@ -94,9 +94,9 @@ impl Comparison<V> for FakeComparison {
 
 type Serve = Box<dyn Fn() -> Result<ServedEvaluation<V>, V>>;
 
-struct FakeClient {
+pub(super) struct FakeClient {
     served: RefCell<Serve>,
-    events: RefCell<Vec<Value>>,
+    pub(super) events: RefCell<Vec<Value>>,
     external_events: RefCell<Vec<V>>,
     defaults_seen: RefCell<Vec<Stage>>,
     tracks: bool,
@@ -104,7 +104,7 @@ struct FakeClient {
 }
 
 impl FakeClient {
-    fn serving(stage: Stage) -> Rc<Self> {
+    pub(super) fn serving(stage: Stage) -> Rc<Self> {
         Self::with(move || Ok(ServedEvaluation::stage(Some(stage))))
     }
     fn with(f: impl Fn() -> Result<ServedEvaluation<V>, V> + 'static) -> Rc<Self> {
@@ -145,17 +145,17 @@ impl MigrationClient<V> for FakeClient {
     }
 }
 
-struct Fixture {
-    t: TestHost,
-    journal: Rc<Journal>,
-    builder: MigratorBuilder<V>,
+pub(super) struct Fixture {
+    pub(super) t: TestHost,
+    pub(super) journal: Rc<Journal>,
+    pub(super) builder: MigratorBuilder<V>,
     read_old: Rc<FakeOrigin>,
-    comparison: Rc<FakeComparison>,
+    pub(super) comparison: Rc<FakeComparison>,
 }
 
 impl Fixture {
     /// Read origins: old 10 ms, new 20 ms; write origins: old 5 ms, new 7 ms.
-    fn new(fail_old: bool, fail_new: bool) -> Self {
+    pub(super) fn new(fail_old: bool, fail_new: bool) -> Self {
         Self::custom(TestHost::new(42), fail_old, fail_new, Ok(true))
     }
     fn custom(t: TestHost, fail_old: bool, fail_new: bool, answer: Result<bool, V>) -> Self {
@@ -181,12 +181,12 @@ impl Fixture {
         builder.write(WriteOrigins { old: origin("old-w", 5.0, fail_old), new: origin("new-w", 7.0, fail_new) });
         Fixture { t, journal, builder, read_old, comparison }
     }
-    fn migrator(&self, client: Rc<FakeClient>) -> Migrator<V> {
+    pub(super) fn migrator(&self, client: Rc<FakeClient>) -> Migrator<V> {
         self.builder.build(client, self.t.host.clone()).unwrap()
     }
 }
 
-fn request(default: Stage) -> OperationRequest<V> {
+pub(super) fn request(default: Stage) -> OperationRequest<V> {
     OperationRequest {
         flag_key: "mig".into(),
         context: TestValue::Json(json!({"kind": "user", "key": "u1"})),
@@ -196,7 +196,7 @@ fn request(default: Stage) -> OperationRequest<V> {
     }
 }
 
-fn strip_latency(mut event: Value) -> Value {
+pub(super) fn strip_latency(mut event: Value) -> Value {
     event["creationDate"] = json!(0);
     if let Some(ms) = event["measurements"].as_array_mut() {
         for m in ms {
@@ -568,7 +568,7 @@ fn invalid_context_logs_build_error_and_sends_nothing() {
     ));
 }
 
-fn abortable(f: &Fixture, at_ms: f64) -> AbortFuture<V> {
+pub(super) fn abortable(f: &Fixture, at_ms: f64) -> AbortFuture<V> {
     let sleep = f.t.host.sleep.sleep(at_ms);
     async move {
         sleep.await;

@@ -1,6 +1,7 @@
 //! Flag-driven technology migrations: the runtime-neutral core.
 
 pub mod background;
+mod background_flow;
 pub mod builder;
 pub mod client;
 pub mod context;
@@ -22,7 +23,7 @@ pub use client::{DefaultStage, MigrationClient, OfferedTracker, ServedEvaluation
 pub use delegation::{ExternalTracker, OutgoingEvent, Tracking};
 pub use migrator::Migrator;
 pub use op_tracker::{Evaluation, OpTracker};
-pub use operation::{AbortFuture, OperationRequest, OperationResult, Outcome, WriteResult};
+pub use operation::{AbortFuture, Answer, OperationRequest, OperationResult, Outcome, WriteResult};
 pub use origin::{CallControl, Comparison, OriginCall, OriginFn, ReadOrigins, Timed, WriteOrigins};
 pub use settings::MigratorSettings;
 pub use stage::{ExecutionOrder, Operation, Origin, Stage};

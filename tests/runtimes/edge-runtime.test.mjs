@@ -89,3 +89,84 @@ test('edge-runtime: migrations and big segments in a fetch handler', { skip, tim
   assert.equal(report.runtime.edgeRuntime, 'edge-runtime');
   assertSmoke(report, { runtime: 'edge-runtime' });
 });
+
+/** Awaits every promise the fetch event was handed with waitUntil, including ones handed meanwhile. */
+async function drainWaitUntil(res) {
+  while ((await res.waitUntil()).length > 0);
+}
+
+// Issue 21 (API.md §1 "Shadowing in production"): a shadow read with background() and the fetch
+// event's own waitUntil, { waitUntil: (p) => event.waitUntil(p) } (edge-runtime's FetchEvent keeps
+// those promises; the Response it dispatches has waitUntil() → Promise.all of them). The new
+// origin is a fetch to the test's local server, which holds its answer until the test has the
+// response: the response can only come first if the read did not wait for the shadow. Once the
+// event's waitUntil promises have all settled, the one migration_op event is already at the server.
+test('edge-runtime: background() answers before the shadow origin settles; the event is sent within FetchEvent#waitUntil', { skip, timeout: 60_000 }, async (t) => {
+  const { startShadowServer, assertShadowEvent, eventShape, positions } = await import('./workerd/shadow-server.mjs');
+  const server = await startShadowServer();
+  t.after(() => server.close());
+  const edge = runtime();
+  const url = (id, value, { bg = true } = {}) =>
+    `http://edge.test/shadow?collector=${encodeURIComponent(server.url)}&id=${id}&new=${value}${bg ? '' : '&bg=0'}`;
+  const body = async (res) => {
+    const text = await res.text();
+    assert.equal(res.status, 200, text);
+    return JSON.parse(text);
+  };
+  const backgroundEvents = {};
+
+  for (const [id, value, consistent] of [['same', 'v1', true], ['differs', 'v2', false]]) {
+    await t.test(`new origin returns ${value}: consistent ${consistent}`, async () => {
+      const res = await edge.dispatchFetch(url(id, value));
+      server.log.push(`response:${id}`);
+      assert.equal(typeof res.waitUntil, 'function', "edge-runtime's dispatched Response exposes the event's waitUntil promises");
+      const out = await body(res);
+      assert.deepEqual(out.result, { origin: 'old', success: true, value: 'v1' }, 'the authoritative (old) result');
+      assert.deepEqual(
+        out.atResponse,
+        { newStarted: true, newSettled: false, backgroundEnded: false, waitUntilCalls: 1, waitUntilArg: 'promise' },
+        'when the read resolved: the new origin had started (parallel) but not settled, waitUntil had been handed one promise',
+      );
+      const drained = drainWaitUntil(res).then(() => server.log.push(`drained:${id}`));
+
+      await server.slowRequested(id);
+      assert.equal(server.events.has(id), false, 'no event before the shadow origin settled');
+      assert.equal(server.log.includes(`drained:${id}`), false, "the event's waitUntil promises wait for the shadow origin");
+      server.release(id);
+      await drained;
+      // No waiting on the server here: settling the waitUntil promises means the event was sent.
+      const events = server.events.get(id) ?? [];
+      const [response, released, event, done] = positions(server.log, `response:${id}`, `slow-released:${id}`, `event:${id}`, `drained:${id}`);
+      assert.ok(response >= 0 && response < released && released < event && event < done, `response, the shadow's answer, the event, then waitUntil settled: ${server.log.join(', ')}`);
+      assert.equal(events.length, 1, JSON.stringify(events));
+      assertShadowEvent(assert, events[0], { consistent, where: `edge-runtime ${id}` });
+      assert.deepEqual(server.logs.filter((l) => l.id === id), [], 'nothing logged at warn/error');
+      backgroundEvents[id] = events[0];
+    });
+  }
+
+  await t.test('control: the same read without background() waits for the shadow, and sends the same event', async () => {
+    const id = 'foreground';
+    const pending = edge.dispatchFetch(url(id, 'v1', { bg: false })).then((res) => {
+      server.log.push(`response:${id}`);
+      return res;
+    });
+    await server.slowRequested(id);
+    server.release(id);
+    const res = await pending;
+    const out = await body(res);
+    assert.deepEqual(out.result, { origin: 'old', success: true, value: 'v1' });
+    assert.equal(out.atResponse.newSettled, true, 'the foreground read resolved after the new origin');
+    const [released, response] = positions(server.log, `slow-released:${id}`, `response:${id}`);
+    assert.ok(released >= 0 && released < response, server.log.join(', '));
+    await drainWaitUntil(res);
+    const [event, ...more] = server.events.get(id) ?? [];
+    assert.deepEqual(more, []);
+    assertShadowEvent(assert, event, { consistent: true, where: 'edge-runtime foreground' });
+    assert.ok(backgroundEvents.same, 'the background case ran');
+    assert.deepEqual(eventShape(backgroundEvents.same), eventShape(event), 'background() records the same event as the foreground read');
+  });
+
+  assert.deepEqual(server.logs, [], 'nothing logged at warn/error');
+  assert.equal(server.log.filter((e) => e.startsWith('slow-failsafe')).length, 0, server.log.join(', '));
+});

@@ -126,3 +126,68 @@ test(
     assert.ok(server.requests.some((r) => r.path === '/pipeline'), 'membership went through one pipeline request');
   },
 );
+
+// Issue 21 (API.md §1 "Shadowing in production"): a shadow read with background() and
+// { waitUntil: (p) => ctx.waitUntil(p) }. The new origin is a fetch to the test's local server,
+// which holds its answer until the test has the worker's response in hand: the response can only
+// arrive first if the read did not wait for the shadow. The one migration_op event then still
+// reaches the server (posted by trackMigrationOp, kept alive by ctx.waitUntil after the response).
+test('workerd: background() answers before the shadow origin settles; the event follows through ctx.waitUntil', { skip, timeout: 60_000 }, async (t) => {
+  const { startShadowServer, assertShadowEvent, eventShape, positions } = await import('./workerd/shadow-server.mjs');
+  const server = await startShadowServer();
+  t.after(() => server.close());
+  const mf = await worker();
+  const url = (id, value, { bg = true } = {}) =>
+    `http://worker.test/shadow?collector=${encodeURIComponent(server.url)}&id=${id}&new=${value}${bg ? '' : '&bg=0'}`;
+  const body = async (res) => {
+    const text = await res.text();
+    assert.equal(res.status, 200, text);
+    return JSON.parse(text);
+  };
+  const backgroundEvents = {};
+
+  for (const [id, value, consistent] of [['same', 'v1', true], ['differs', 'v2', false]]) {
+    await t.test(`new origin returns ${value}: consistent ${consistent}`, async () => {
+      const out = await body(await mf.dispatchFetch(url(id, value)));
+      server.log.push(`response:${id}`);
+      assert.deepEqual(out.result, { origin: 'old', success: true, value: 'v1' }, 'the authoritative (old) result');
+      assert.deepEqual(
+        out.atResponse,
+        { newStarted: true, newSettled: false, backgroundEnded: false, waitUntilCalls: 1, waitUntilArg: 'promise' },
+        'when the read resolved: the new origin had started (parallel) but not settled, waitUntil had been handed one promise',
+      );
+      assert.equal(server.events.has(id), false, 'no event before the shadow origin settled');
+
+      await server.slowRequested(id);
+      server.release(id);
+      const events = await server.eventsFor(id);
+      const [response, released, event] = positions(server.log, `response:${id}`, `slow-released:${id}`, `event:${id}`);
+      assert.ok(response >= 0 && response < released && released < event, `response, then the shadow's answer, then the event: ${server.log.join(', ')}`);
+      assert.equal(events.length, 1, JSON.stringify(events));
+      assertShadowEvent(assert, events[0], { consistent, where: `workerd ${id}` });
+      backgroundEvents[id] = events[0];
+    });
+  }
+
+  await t.test('control: the same read without background() waits for the shadow, and sends the same event', async () => {
+    const id = 'foreground';
+    const pending = mf.dispatchFetch(url(id, 'v1', { bg: false })).then((res) => {
+      server.log.push(`response:${id}`);
+      return res;
+    });
+    await server.slowRequested(id);
+    server.release(id);
+    const out = await body(await pending);
+    assert.deepEqual(out.result, { origin: 'old', success: true, value: 'v1' });
+    assert.equal(out.atResponse.newSettled, true, 'the foreground read resolved after the new origin');
+    const [released, response] = positions(server.log, `slow-released:${id}`, `response:${id}`);
+    assert.ok(released >= 0 && released < response, server.log.join(', '));
+    const [event] = await server.eventsFor(id);
+    assertShadowEvent(assert, event, { consistent: true, where: 'workerd foreground' });
+    assert.ok(backgroundEvents.same, 'the background case ran');
+    assert.deepEqual(eventShape(backgroundEvents.same), eventShape(event), 'background() records the same event as the foreground read');
+  });
+
+  assert.deepEqual(server.logs, [], 'nothing logged at warn/error');
+  assert.equal(server.log.filter((e) => e.startsWith('slow-failsafe')).length, 0, server.log.join(', '));
+});

@@ -195,6 +195,62 @@ describe('www dashboard in headless Chromium', { skip, timeout: 60_000 }, () => 
     assert.ok(await value('segment-status-changes') >= 2);
   });
 
+  it('the background switch takes a slow new origin off the caller\'s path and sheds past the limit', async (t) => {
+    if (needPage(t)) return;
+    await setStage('shadow');
+    await setRange('old-latency', 10);
+    await setRange('new-latency', 200);
+    assert.equal(await text('background-state'), 'off');
+    assert.equal(await text('background-pill'), 'foreground');
+    // Without background(), every shadow read and write waits for the slow new store.
+    const foreground = await until('caller read p50 without background()', () => value('caller-read-p50'), (v) => v > 100);
+    assert.ok(await value('caller-read-p99') >= foreground, 'caller read p99 ≥ p50');
+    assert.ok(await value('caller-write-p50') > 100, 'shadow writes wait for both stores too');
+    assert.equal(await text('read-shed'), '0', 'stats().read.shed is there, and 0 without background()');
+    assert.equal(await text('write-shed'), '0');
+    assert.equal(await value('read-shed-total'), 0);
+    assert.equal(await value('background-in-flight'), 0);
+
+    // On, with room for 4 background parts: callers wait for the old store only, the rest is shed.
+    await setRange('max-in-flight', 4);
+    assert.equal(await text('max-in-flight-value'), '4');
+    await page.check('[data-testid="background-toggle"]');
+    assert.equal(await text('background-state'), 'on');
+    assert.equal(await text('background-pill'), 'background · at most 4');
+    assert.equal(await page.locator('[data-testid="background-pill"]').getAttribute('class'), 'pill ok');
+    await until('caller read p50 with background()', () => value('caller-read-p50'), (v) => v < foreground / 2);
+    await until('caller write p50 with background()', () => value('caller-write-p50'), (v) => v < foreground / 2);
+    await until('reads shed', () => value('read-shed-total'), (v) => v > 0);
+    await until('writes shed', () => value('write-shed-total'), (v) => v > 0);
+    await until('reads shed this tick', () => value('read-shed'), (v) => v > 0);
+    await until('background parts in flight', () => value('background-in-flight'), (v) => v > 0);
+    // A shed read's event records the authoritative origin only.
+    const shedEvent = await until('a shed read in the event stream', async () => {
+      const lines = await page.locator('[data-testid="events"] > div').allTextContents();
+      return lines.map((line) => JSON.parse(line)).find((e) => e.operation === 'read' && e.evaluation.value === 'shadow' &&
+        JSON.stringify(e.measurements.find((m) => m.key === 'invoked')?.values) === '{"old":true}');
+    }, (e) => e !== undefined);
+    assert.equal(shedEvent.measurements.find((m) => m.key === 'consistent'), undefined, 'no comparison when shed');
+    const d = await page.locator('[data-testid="caller-chart"] path[data-series="callerReadP99"]').getAttribute('d');
+    assert.match(d, /^M[\d.]+,[\d.]+L/, 'the caller chart draws a line');
+
+    // Off again: a foreground migrator never sheds, and callers wait for both stores again.
+    await page.uncheck('[data-testid="background-toggle"]');
+    assert.equal(await text('background-state'), 'off');
+    assert.equal(await text('background-pill'), 'foreground');
+    await waitTicks(2);
+    assert.equal(await text('read-shed'), '0');
+    assert.equal(await text('write-shed'), '0');
+    const shedTotal = await value('read-shed-total');
+    await waitTicks(1);
+    assert.equal(await value('read-shed-total'), shedTotal, 'no more reads shed');
+    await until('caller read p50 without background() again', () => value('caller-read-p50'), (v) => v > 100);
+
+    await setRange('old-latency', 40);
+    await setRange('new-latency', 15);
+    await setRange('max-in-flight', 100);
+  });
+
   it("stage 'off' stops calls to the new origin and consistency checks", async (t) => {
     if (needPage(t)) return;
     await setStage('off');
@@ -219,9 +275,14 @@ describe('www dashboard in headless Chromium', { skip, timeout: 60_000 }, () => 
     assert.equal(await text('execution-order'), 'serial');
     await setRange('mismatch-rate', 3);
     await setRange('error-rate', 2);
+    await setRange('max-in-flight', 8);
+    await page.check('[data-testid="background-toggle"]'); // the old store's calls leave the caller's path
+    assert.equal(await text('background-state'), 'on');
     await waitTicks(3);
     assert.ok(await value('new-invoked') > 0, 'the new origin serves again');
     assert.ok(await value('consistency-checked') > 0, 'live reads are compared again');
+    assert.ok(await value('caller-read-p50') > 0, 'the caller panel shows the caller\'s latency');
+    assert.ok(Number.isInteger(await value('read-shed')), 'and this tick\'s shed count');
     mkdirSync(dirname(SCREENSHOT), { recursive: true });
     await page.screenshot({ path: SCREENSHOT, fullPage: true });
     assert.deepEqual(problems, []);

@@ -4,9 +4,12 @@
 //   GET /smoke    → the shared smoke report (migrations + Big Segments with an in-worker JS store)
 //   GET /upstash  → a Big Segment lookup through redisBigSegmentStore(upstashHost(@upstash/redis))
 //                   against env.UPSTASH_URL (the test's local Upstash-REST server over Redis)
+//   GET /shadow   → one background shadow read (./shadow.mjs) with { waitUntil: (p) => ctx.waitUntil(p) }:
+//                   the response goes out while the new origin is still waiting on the test's server
 import * as api from 'cutover';
 import { Redis } from '@upstash/redis/cloudflare';
 import { smoke } from '../common/smoke.mjs';
+import { shadowRead } from './shadow.mjs';
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 const plain = (o) => (o == null ? o : { ...o });
@@ -35,7 +38,7 @@ async function upstash(env, url) {
 }
 
 export default {
-  async fetch(request, env) {
+  async fetch(request, env, ctx) {
     const url = new URL(request.url);
     if (url.pathname === '/smoke') {
       const report = await smoke(api);
@@ -43,6 +46,7 @@ export default {
       return Response.json(report);
     }
     if (url.pathname === '/upstash') return Response.json(await upstash(env, url));
+    if (url.pathname === '/shadow') return Response.json(await shadowRead(api, url, (p) => ctx.waitUntil(p)));
     return new Response('not found', { status: 404 });
   },
 };
