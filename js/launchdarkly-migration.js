@@ -107,7 +107,7 @@ class LDMigration {
   constructor(migrator) {
     this.#migrator = migrator;
   }
-  /** `options`: `{ signal }` (cutover's); aborting rejects with the signal's reason. */
+  /** `options`: `{ signal, waitUntil }` (cutover's); aborting rejects with the signal's reason. */
   read(key, context, defaultStage, payload, options) {
     return this.#migrator[LD_SHAPED](false, key, context, defaultStage, payload, options);
   }
@@ -116,6 +116,10 @@ class LDMigration {
   }
   stats() {
     return this.#migrator.stats();
+  }
+  /** Resolves when every background part started before the call has ended (`background` option). */
+  settled() {
+    return this.#migrator.settled();
   }
 }
 
@@ -165,6 +169,12 @@ export function createMigration(ldClient, config) {
   if (originTimeoutMs !== undefined) builder.originTimeout(originTimeoutMs);
   const meter = read(config, 'meter');
   if (meter !== undefined) builder.meter(meter);
+  const background = read(config, 'background');
+  if (background === true) builder.background();
+  else if (isObject(background)) builder.background(background);
+  else if (background !== undefined && background !== false) {
+    fail('options.background must be true, false or { maxInFlight, waitUntil }', background);
+  }
   const comparison = typeof check === 'function' ? (oldValue, newValue) => config.check(oldValue, newValue) : undefined;
   builder.read(origin(config, 'readOld'), origin(config, 'readNew'), comparison);
   builder.write(origin(config, 'writeOld'), origin(config, 'writeNew'));

@@ -34,7 +34,7 @@ function options(value, what, of) {
 }
 
 /**
- * Whether an operation's options may have a key other than `signal`, the one name they know:
+ * Whether an operation's options may have a key other than `signal` and `waitUntil`, the names they know:
  * only then are they handed to the core, which looks at their own keys and names the unknown
  * one. `for…in` stops at the first other key and allocates nothing (`Object.keys` would make an
  * array per operation); it also lists inherited enumerable keys, which the core then finds
@@ -44,7 +44,7 @@ function options(value, what, of) {
  */
 function mayHaveOtherKeys(opts) {
   try {
-    for (const key in opts) if (key !== 'signal') return true;
+    for (const key in opts) if (key !== 'signal' && key !== 'waitUntil') return true;
   } catch {
     // not listable: not checked
   }
@@ -61,6 +61,16 @@ function signalOf(opts, of) {
   return signal;
 }
 
+/** The `waitUntil` of an operation's options (checked by `signalOf` first), or undefined. */
+function waitUntilOf(opts) {
+  if (opts === undefined || opts === null) return undefined;
+  const waitUntil = read(opts, 'waitUntil');
+  if (waitUntil !== undefined && typeof waitUntil !== 'function') {
+    throw new TypeError(`options.waitUntil must be a function, ${describe(waitUntil)}`);
+  }
+  return waitUntil;
+}
+
 // What the wasm need not ask about an operation's arguments (`Hint`, src/js/codes.rs): the
 // default stage's code, whether the flag key is the very string the previous operation
 // passed, and whether there is a signal.
@@ -72,15 +82,17 @@ function hints(flagKey, defaultStage, signal) {
 
 /**
  * An operation's caller side, handed to the wasm as one argument (src/js/migrator.rs, run):
- * the promise's functions, the caller's signal, and whether the result takes LaunchDarkly's
- * shape (createMigration's `result` for `value`: js/bridge/results.js builds it once).
+ * the promise's functions, the caller's signal, whether the result takes LaunchDarkly's shape
+ * (createMigration's `result` for `value`: js/bridge/results.js builds it once), and the
+ * `waitUntil` a background part is handed to (js/bridge/results.js, handOver).
  */
 class Pending {
-  constructor(resolve, reject, signal, launchDarklyShape) {
+  constructor(resolve, reject, signal, launchDarklyShape, waitUntil) {
     this.resolve = resolve;
     this.reject = reject;
     this.signal = signal;
     this.launchDarklyShape = launchDarklyShape;
+    this.waitUntil = waitUntil;
   }
 }
 
@@ -93,9 +105,12 @@ const LD_WRITE = Object.freeze({ write: true, launchDarklyShape: true, options: 
 
 class Migrator {
   #inner;
-  constructor(token, inner) {
+  /** `background({ waitUntil })`'s, for operations whose options name none. */
+  #waitUntil;
+  constructor(token, inner, waitUntil) {
     if (token !== INNER) throw new TypeError('a Migrator is made by MigratorBuilder#build()');
     this.#inner = inner;
+    this.#waitUntil = waitUntil;
   }
   read(flagKey, context, defaultStage, payload, options) {
     return this.#run(READ, flagKey, context, defaultStage, payload, options);
@@ -110,8 +125,10 @@ class Migrator {
   #run(operation, flagKey, context, defaultStage, payload, options) {
     return new Promise((resolve, reject) => {
       const signal = signalOf(options, operation.options); // before hints(): a throw here must not move lastFlagKey
-      const hinted = hints(flagKey, defaultStage, signal) | (operation.write ? Hint.Write : 0);
-      const pending = new Pending(resolve, reject, signal, operation.launchDarklyShape);
+      const waitUntil = (options === undefined ? undefined : waitUntilOf(options)) ?? this.#waitUntil;
+      const hinted = hints(flagKey, defaultStage, signal) | (operation.write ? Hint.Write : 0) |
+        (waitUntil === undefined ? 0 : Hint.WaitUntil);
+      const pending = new Pending(resolve, reject, signal, operation.launchDarklyShape, waitUntil);
       this.#inner.run(flagKey, hinted, context, defaultStage, payload, pending);
     });
   }
@@ -121,10 +138,14 @@ class Migrator {
   resetStats() {
     this.#inner.resetStats();
   }
+  settled() {
+    return this.#inner.settled();
+  }
 }
 
 export class MigratorBuilder {
   #inner;
+  #waitUntil;
   constructor(client, builderOptions) {
     const { logger } = options(builderOptions, 'options', OptionsOf.MigratorBuilder);
     this.#inner = new wasm.WasmMigratorBuilder(client, logger, launchDarklyAdapters.has(client));
@@ -154,6 +175,17 @@ export class MigratorBuilder {
     this.#inner.meter(instrumentsOf(meter, MIGRATION, 'meter: meter'));
     return this;
   }
+  /** Background mode: the caller gets the authoritative result as soon as it settles. */
+  background(backgroundOptions) {
+    const opts = options(backgroundOptions, 'background: options', OptionsOf.MigratorBackground);
+    const waitUntil = read(opts, 'waitUntil');
+    if (waitUntil !== undefined && typeof waitUntil !== 'function') {
+      throw new TypeError(`background: waitUntil must be a function, ${describe(waitUntil)}`);
+    }
+    this.#inner.background(read(opts, 'maxInFlight'));
+    this.#waitUntil = waitUntil;
+    return this;
+  }
   read(oldFn, newFn, comparison) {
     this.#inner.read(oldFn, newFn, comparison);
     return this;
@@ -169,7 +201,7 @@ export class MigratorBuilder {
     } catch (e) {
       throw new MigratorConfigError(e.message);
     }
-    return new Migrator(INNER, inner);
+    return new Migrator(INNER, inner, this.#waitUntil);
   }
 }
 

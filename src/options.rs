@@ -52,10 +52,12 @@ pub enum OptionsObject {
     LaunchDarklyBigSegmentStore,
     /// `openFeatureClient(client, options)`.
     OpenFeatureClient,
+    /// `MigratorBuilder#background(options)`.
+    MigratorBackground,
 }
 
 /// An operation's options (`OperationOptions`).
-const OPERATION: &[&str] = &["signal"];
+const OPERATION: &[&str] = &["signal", "waitUntil"];
 
 impl OptionsObject {
     /// The public name the object is passed to, as messages name it.
@@ -72,6 +74,7 @@ impl OptionsObject {
             OptionsObject::DynamoDbBigSegmentStore => "dynamoDbBigSegmentStore",
             OptionsObject::LaunchDarklyBigSegmentStore => "launchDarklyBigSegmentStore",
             OptionsObject::OpenFeatureClient => "openFeatureClient",
+            OptionsObject::MigratorBackground => "MigratorBuilder#background",
         }
     }
 
@@ -108,11 +111,13 @@ impl OptionsObject {
                 "originTimeoutMs",
                 "logger",
                 "meter",
+                "background",
             ],
             OptionsObject::RedisBigSegmentStore => &["prefix"],
             OptionsObject::DynamoDbBigSegmentStore => &["tableName", "prefix"],
             OptionsObject::LaunchDarklyBigSegmentStore => &[BigSegmentsConfig::QUERY_TIMEOUT_MS],
             OptionsObject::OpenFeatureClient => &["provider"],
+            OptionsObject::MigratorBackground => &["maxInFlight", "waitUntil"],
         }
     }
 

@@ -17,6 +17,6 @@ export { askClient, readAnswer, stage } from './answers.js';
 export { callBoth, callOrigin, compare } from './origins.js';
 export { createEvent, sendHeldEvent, trackerCall, trackerConsistency, trackerOrigin } from './trackers.js';
 export { buildEvent, ownEvent } from './events.js';
-export { rejectPending, resolveRead, resolveWrite, signalOf } from './results.js';
+export { handOver, rejectPending, resolveRead, resolveWrite, signalOf } from './results.js';
 export { recordMetric } from './metrics.js';
 export { contextFacts } from '../context.js';

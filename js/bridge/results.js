@@ -2,6 +2,7 @@
 // operation, each origin's part given as a `Side` and its value or error.
 import { Side } from '../wasm/cutover.js';
 import { originNames } from './names.js';
+import { keepThrown } from './thrown.js';
 
 /**
  * `{ origin, success, value | error }` for a `Side`; in LaunchDarkly's shape (createMigration),
@@ -42,6 +43,27 @@ export function resolveWrite(pending, first, payload, second, secondPayload) {
  */
 export function rejectPending(pending, error) {
   pending.reject(error);
+}
+
+/**
+ * Hands the operation's background part to `pending.waitUntil`: a promise that resolves (never
+ * rejects) when the part has ended, through the `resolve` returned here (undefined when
+ * `waitUntil` threw: the thrown value is kept for `takeThrown()`).
+ * @param {any} pending
+ * @returns {unknown}
+ */
+export function handOver(pending) {
+  let resolve;
+  const ended = new Promise((r) => {
+    resolve = r;
+  });
+  try {
+    pending.waitUntil(ended);
+  } catch (e) {
+    keepThrown(e);
+    return undefined;
+  }
+  return resolve;
 }
 
 /**

@@ -4,7 +4,7 @@
 import type { Context, Logger, MeterLike, Origin, Stage } from './common.js';
 import type { BigSegmentStore } from './big-segments.js';
 import type { LDClientLike } from './clients.js';
-import type { MigrationStats, OperationOptions } from './migrations.js';
+import type { BackgroundOptions, MigrationStats, OperationOptions } from './migrations.js';
 
 /** The Big Segment store LaunchDarkly's server SDK calls (its `interfaces.BigSegmentStore`). */
 export interface LaunchDarklyBigSegmentStore {
@@ -147,6 +147,8 @@ export interface LDMigrationOptions<TMigrationRead, TMigrationWrite, TMigrationR
   logger?: Logger;
   /** cutover: OpenTelemetry metrics, as `MigratorBuilder#meter`. */
   meter?: MeterLike;
+  /** cutover: background mode, as `MigratorBuilder#background` (`true`: its defaults). */
+  background?: boolean | BackgroundOptions;
 }
 
 /**
@@ -172,6 +174,8 @@ export interface LDMigration<TMigrationRead, TMigrationWrite, TMigrationReadInpu
   ): Promise<LDMigrationWriteResult<TMigrationWrite>>;
   /** Running statistics, independent of event sampling. */
   stats(): MigrationStats;
+  /** Resolves when every background part started before the call has ended. */
+  settled(): Promise<void>;
 }
 
 /**

@@ -111,8 +111,21 @@ export type WriteResult<T> =
 
 /** Per-operation options. */
 export interface OperationOptions {
-  /** Aborting rejects the operation with the signal's reason. */
+  /** Aborting rejects the operation with the signal's reason, until the operation resolves. */
   signal?: AbortSignal;
+  /**
+   * Background mode: given the promise of this operation's background part, once, before the
+   * operation resolves (Cloudflare: `(p) => ctx.waitUntil(p)`). Overrides `background()`'s.
+   */
+  waitUntil?: (promise: Promise<void>) => void;
+}
+
+/** `MigratorBuilder#background()`'s options. */
+export interface BackgroundOptions {
+  /** At most this many background parts at once; later operations run their authoritative origin only (shed). Default 100. */
+  maxInFlight?: number;
+  /** Given each background part's promise, which resolves (never rejects) when the part has ended. */
+  waitUntil?: (promise: Promise<void>) => void;
 }
 
 /** After `defaultStage`: the payload (required unless it may be `undefined`), the options. */
@@ -149,6 +162,8 @@ export interface OperationStats {
   new: OriginStats;
   /** Reads only; writes stay 0. */
   consistency: { checked: number; consistent: number };
+  /** Background mode: operations that ran their authoritative origin only (`maxInFlight` reached). */
+  shed: number;
 }
 
 /** A migrator's running statistics. */
@@ -167,6 +182,8 @@ export interface Migrator<TReadPayload = unknown, TRead = unknown, TWritePayload
   stats(): MigrationStats;
   /** Sets every running statistic back to zero. */
   resetStats(): void;
+  /** Resolves when every background part started before the call has ended (at once when none). */
+  settled(): Promise<void>;
 }
 
 /**
@@ -187,6 +204,11 @@ export class MigratorBuilder<TReadPayload = unknown, TRead = unknown, TWritePayl
   originTimeout(ms: number): this;
   /** Records the `cutover.migration.*` metrics with an OpenTelemetry Meter. */
   meter(meter: MeterLike): this;
+  /**
+   * Background mode: a read or write resolves as soon as its authoritative origin has settled;
+   * the other origin, the comparison, the statistics and the one event follow in the background.
+   */
+  background(options?: BackgroundOptions): this;
   /**
    * The read origins and the consistency check; replaces any earlier read configuration. The
    * read's value type is what either origin returns; the check gets the old value, then the new.

@@ -35,4 +35,5 @@ export function recordMetric(instrument: unknown, histogram: boolean, value: num
 export function resolveRead(pending: unknown, side: Side, payload: unknown): void;
 export function resolveWrite(pending: unknown, first: Side, payload: unknown, second: Side, secondPayload: unknown): void;
 export function rejectPending(pending: unknown, error: unknown): void;
+export function handOver(pending: unknown): unknown;
 export function signalOf(pending: unknown): unknown;

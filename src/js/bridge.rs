@@ -134,6 +134,11 @@ extern "C" {
     #[wasm_bindgen(js_name = rejectPending)]
     pub fn reject_pending(pending: &JsValue, error: &JsValue);
 
+    /// `pending.waitUntil(promise)` with a new promise for the operation's background part:
+    /// the promise's `resolve`, or undefined when `waitUntil` threw (`takeThrown()` has it).
+    #[wasm_bindgen(js_name = handOver)]
+    pub fn hand_over(pending: &JsValue) -> JsValue;
+
     /// `pending.signal` when it is an `AbortSignal` whose `aborted` can be read, else undefined.
     #[wasm_bindgen(js_name = signalOf)]
     pub fn signal_of(pending: &JsValue) -> JsValue;

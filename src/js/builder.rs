@@ -78,6 +78,18 @@ impl WasmMigratorBuilder {
         Ok(self.inner.borrow_mut().origin_timeout(ms)?)
     }
 
+    /// Background mode; `max_in_flight` undefined for the default (the facade keeps `waitUntil`).
+    pub fn background(&self, max_in_flight: JsValue) -> Result<(), JsValue> {
+        let max = if max_in_flight.is_undefined() {
+            None
+        } else {
+            Some(max_in_flight.as_f64().ok_or_else(|| {
+                Error::Type(format!("background: maxInFlight must be a number, {}", got(&max_in_flight)))
+            })?)
+        };
+        Ok(self.inner.borrow_mut().background(max)?)
+    }
+
     /// Records into the instruments js/metrics.js created from a Meter (migration table order).
     pub fn meter(&mut self, instruments: JsValue) {
         self.host.metrics = Some(super::meter::JsMeterSink::sink(&instruments, self.host.logger.clone()));

@@ -114,6 +114,8 @@ codes! {
         Write = 16,
         /// The caller passed an abort signal (in `pending.signal`).
         Signal = 32,
+        /// There is a `waitUntil` (in `pending.waitUntil`) to hand a background part to.
+        WaitUntil = 64,
     }
 }
 
@@ -186,5 +188,6 @@ codes! {
         CreateMigration = 6,
         LaunchDarklyBigSegmentStore = 7,
         OpenFeatureClient = 8,
+        MigratorBackground = 9,
     }
 }

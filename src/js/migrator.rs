@@ -1,5 +1,9 @@
 //! `Migrator` for JavaScript: one export runs a read or a write and settles the facade's promise.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use js_sys::Function;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -72,6 +76,26 @@ fn side(r: &OperationResult<JsValue>) -> (u32, &JsValue) {
     (side as u32, r.result.as_ref().unwrap_or_else(|e| e))
 }
 
+/// Settles the facade's promise with what the core answered.
+fn answer(pending: &JsValue, operation: Operation, answered: Result<&Outcome<JsValue>, &JsValue>) {
+    match answered {
+        Ok(outcome) => resolve(pending, operation, outcome),
+        Err(e) => bridge::reject_pending(pending, e),
+    }
+}
+
+/// Gives `pending.waitUntil` the promise of the operation's background part, keeping its resolve
+/// function in `handed`; `Err` with what `waitUntil` threw.
+fn hand_over(pending: &JsValue, handed: &RefCell<Option<Function>>) -> Result<(), JsValue> {
+    match bridge::hand_over(pending).dyn_into::<Function>() {
+        Ok(resolve) => {
+            *handed.borrow_mut() = Some(resolve);
+            Ok(())
+        }
+        Err(_) => Err(bridge::take_thrown()),
+    }
+}
+
 /// Hands an outcome to the facade's promise, shaped as the operation's result.
 fn resolve(pending: &JsValue, operation: Operation, outcome: &Outcome<JsValue>) {
     let (first, payload) = side(&outcome.authoritative);
@@ -101,18 +125,41 @@ impl WasmMigrator {
         pending: JsValue,
     ) {
         let operation = if hints & Hint::Write as u32 != 0 { Operation::Write } else { Operation::Read };
-        let op = request(flag_key, hints, context, default_stage, payload, &pending)
-            .map(|request| self.inner.run(operation, request));
+        let request = match request(flag_key, hints, context, default_stage, payload, &pending) {
+            Ok(request) => request,
+            Err(e) => return bridge::reject_pending(&pending, &e),
+        };
+        if hints & Hint::WaitUntil as u32 == 0 {
+            let run = self.inner.run(operation, request, move |answered, _| {
+                answer(&pending, operation, answered);
+                Ok(())
+            });
+            return crate::util::task::spawn(run);
+        }
+        // The resolve function of the promise `waitUntil` got, called when the background part ends.
+        let handed: Rc<RefCell<Option<Function>>> = Rc::default();
+        let ended = handed.clone();
+        let run = self.inner.run(operation, request, move |answered, background| {
+            let thrown = if background { hand_over(&pending, &handed) } else { Ok(()) };
+            answer(&pending, operation, answered);
+            thrown
+        });
         crate::util::task::spawn(async move {
-            let settled = match op {
-                Ok(op) => op.await,
-                Err(e) => Err(e),
-            };
-            match &settled {
-                Ok(outcome) => resolve(&pending, operation, outcome),
-                Err(e) => bridge::reject_pending(&pending, e),
+            run.await;
+            let resolve = ended.borrow_mut().take();
+            if let Some(resolve) = resolve {
+                super::promise::resolve_with_undefined(&resolve);
             }
         });
+    }
+
+    /// A promise that resolves when every background part started before the call has ended.
+    pub fn settled(&self) -> js_sys::Promise {
+        let settled = self.inner.settled();
+        super::promise::promise(async move {
+            settled.await;
+            Ok(JsValue::UNDEFINED)
+        })
     }
 
     /// The statistics as plain data (`null` for a latency not measured yet, plain objects).

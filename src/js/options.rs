@@ -36,6 +36,7 @@ fn object_of(code: OptionsOf) -> OptionsObject {
         OptionsOf::CreateMigration => OptionsObject::CreateMigration,
         OptionsOf::LaunchDarklyBigSegmentStore => OptionsObject::LaunchDarklyBigSegmentStore,
         OptionsOf::OpenFeatureClient => OptionsObject::OpenFeatureClient,
+        OptionsOf::MigratorBackground => OptionsObject::MigratorBackground,
     }
 }
 

@@ -145,6 +145,11 @@ extern "C" {
     fn call(this: &Resolver, context: &JsValue, value: &JsValue);
 }
 
+/// Resolves a promise the bridge made through its `resolve` function, with undefined.
+pub fn resolve_with_undefined(resolver: &Function) {
+    call_resolver(resolver, &JsValue::UNDEFINED);
+}
+
 fn call_resolver(resolver: &Function, value: &JsValue) {
     resolver.unchecked_ref::<Resolver>().call(&JsValue::UNDEFINED, value);
 }

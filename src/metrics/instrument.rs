@@ -21,6 +21,7 @@ pub enum Instrument {
     OriginTimeouts,
     ConsistencyChecks,
     ConsistencyMismatches,
+    MigrationShed,
     BigSegmentsLookups,
     BigSegmentsCacheHits,
     BigSegmentsStoreQueries,
@@ -66,13 +67,14 @@ pub struct Advice {
 }
 
 impl Instrument {
-    pub const MIGRATION: [Instrument; 6] = [
+    pub const MIGRATION: [Instrument; 7] = [
         Instrument::MigrationOperations,
         Instrument::OriginDuration,
         Instrument::OriginErrors,
         Instrument::OriginTimeouts,
         Instrument::ConsistencyChecks,
         Instrument::ConsistencyMismatches,
+        Instrument::MigrationShed,
     ];
     pub const BIG_SEGMENTS: [Instrument; 5] = [
         Instrument::BigSegmentsLookups,
@@ -91,6 +93,7 @@ impl Instrument {
             Instrument::OriginTimeouts | Instrument::BigSegmentsStoreDuration => 3,
             Instrument::ConsistencyChecks | Instrument::BigSegmentsStatus => 4,
             Instrument::ConsistencyMismatches => 5,
+            Instrument::MigrationShed => 6,
         }
     }
 
@@ -102,6 +105,7 @@ impl Instrument {
             Instrument::OriginTimeouts => "cutover.migration.origin.timeouts",
             Instrument::ConsistencyChecks => "cutover.migration.consistency.checks",
             Instrument::ConsistencyMismatches => "cutover.migration.consistency.mismatches",
+            Instrument::MigrationShed => "cutover.migration.shed",
             Instrument::BigSegmentsLookups => "cutover.big_segments.lookups",
             Instrument::BigSegmentsCacheHits => "cutover.big_segments.cache_hits",
             Instrument::BigSegmentsStoreQueries => "cutover.big_segments.store_queries",
@@ -128,6 +132,10 @@ impl Instrument {
             Instrument::ConsistencyMismatches => {
                 ("{mismatch}", "Consistency checks that found the two reads different")
             }
+            Instrument::MigrationShed => (
+                "{operation}",
+                "Operations that ran their authoritative origin only: maxInFlight background parts were running",
+            ),
             Instrument::BigSegmentsLookups => ("{lookup}", "Big Segment membership lookups"),
             Instrument::BigSegmentsCacheHits => ("{lookup}", "Lookups answered from the cache"),
             Instrument::BigSegmentsStoreQueries => ("{query}", "Membership queries sent to the store"),
@@ -155,7 +163,8 @@ pub const TABLES_JSON: &str = concat!(
     r#"{"name":"cutover.migration.origin.errors","kind":"Counter","unit":"{error}","description":"Origin calls that failed, timeouts included"},"#,
     r#"{"name":"cutover.migration.origin.timeouts","kind":"Counter","unit":"{timeout}","description":"Origin calls that timed out"},"#,
     r#"{"name":"cutover.migration.consistency.checks","kind":"Counter","unit":"{check}","description":"Consistency checks of shadow reads"},"#,
-    r#"{"name":"cutover.migration.consistency.mismatches","kind":"Counter","unit":"{mismatch}","description":"Consistency checks that found the two reads different"}],"#,
+    r#"{"name":"cutover.migration.consistency.mismatches","kind":"Counter","unit":"{mismatch}","description":"Consistency checks that found the two reads different"},"#,
+    r#"{"name":"cutover.migration.shed","kind":"Counter","unit":"{operation}","description":"Operations that ran their authoritative origin only: maxInFlight background parts were running"}],"#,
     r#"[{"name":"cutover.big_segments.lookups","kind":"Counter","unit":"{lookup}","description":"Big Segment membership lookups"},"#,
     r#"{"name":"cutover.big_segments.cache_hits","kind":"Counter","unit":"{lookup}","description":"Lookups answered from the cache"},"#,
     r#"{"name":"cutover.big_segments.store_queries","kind":"Counter","unit":"{query}","description":"Membership queries sent to the store"},"#,

@@ -62,6 +62,23 @@ impl<V: HostValue> MigratorBuilder<V> {
         Ok(())
     }
 
+    /// Background mode (API §1 "Shadowing in production"); `max_in_flight` as the caller gave it
+    /// (`None`: the default). Replaces an earlier call's setting.
+    pub fn background(&mut self, max_in_flight: Option<f64>) -> Result<(), Error> {
+        let max = match max_in_flight {
+            None => super::background::DEFAULT_MAX_IN_FLIGHT,
+            Some(n) if n.is_finite() && n >= 1.0 && n.fract() == 0.0 && n <= f64::from(u32::MAX) => n as u32,
+            Some(n) => {
+                return Err(Error::Range(format!(
+                    "background: maxInFlight must be a positive integer, got {}",
+                    crate::util::text::number(n)
+                )))
+            }
+        };
+        self.settings.background_max_in_flight = Some(max);
+        Ok(())
+    }
+
     /// Replaces any earlier read configuration.
     pub fn read(&mut self, origins: ReadOrigins<V>) {
         self.read = Some(origins);

@@ -2,13 +2,15 @@
 
 use std::cell::RefCell;
 use std::future::Future;
+use std::pin::pin;
 use std::rc::Rc;
 
 use futures::future::{self, Either};
 
+use super::background::BackgroundParts;
 use super::client::{migration_variation, DefaultStage, MigrationClient};
 use super::delegation::Tracking;
-use super::operation::{AbortFuture, OperationRequest, OperationResult, Outcome, WriteResult};
+use super::operation::{AbortFuture, OperationRequest, OperationResult, Outcome};
 use super::origin::{CallControl, OriginFn, ReadOrigins, WriteOrigins};
 use super::settings::MigratorSettings;
 use super::stage::{ExecutionOrder, Operation, Origin, Stage};
@@ -23,6 +25,7 @@ struct Shared<V> {
     client: Rc<dyn MigrationClient<V>>,
     host: Host,
     stats: RefCell<MigrationStats>,
+    background: BackgroundParts,
 }
 
 /// The state of one operation, shared with the abort path.
@@ -89,7 +92,8 @@ impl<V: HostValue> Migrator<V> {
         host: Host,
     ) -> Self {
         let stats = RefCell::new(MigrationStats::default());
-        Migrator { shared: Rc::new(Shared { settings, read, write, client, host, stats }) }
+        let background = BackgroundParts::new(settings.background_max_in_flight.unwrap_or(0));
+        Migrator { shared: Rc::new(Shared { settings, read, write, client, host, stats, background }) }
     }
 
     pub fn stats(&self) -> StatsSnapshot {
@@ -100,37 +104,39 @@ impl<V: HostValue> Migrator<V> {
         *self.shared.stats.borrow_mut() = MigrationStats::default();
     }
 
-    /// Runs `operation` at the flag's stage. Fails only when the caller aborts (with the abort
-    /// reason); an aborted write still sends the event for the origins that completed.
-    pub fn run(
+    /// Resolves when every background part started before this call has ended (at once
+    /// without `background()`).
+    pub fn settled(&self) -> impl Future<Output = ()> + 'static {
+        self.shared.background.settled()
+    }
+
+    /// How many background parts are running.
+    pub fn in_flight(&self) -> usize {
+        self.shared.background.in_flight()
+    }
+
+    /// Runs `operation` at the flag's stage, and hands the caller's outcome to `answer` once:
+    /// the outcome, or the abort reason when the caller aborted (an aborted write still sends
+    /// the event for the origins that completed).
+    ///
+    /// Without background mode `answer` is called when the operation has ended. In background
+    /// mode it is called as soon as the authoritative origin has settled, with `true` when a
+    /// background part goes on; the returned future then ends with that part (event sent). An
+    /// `Err` from `answer` is what the host's `waitUntil` threw: it is logged, nothing more.
+    pub fn run<A>(
         &self,
         operation: Operation,
         request: OperationRequest<V>,
-    ) -> impl Future<Output = Result<Outcome<V>, V>> + 'static {
+        answer: A,
+    ) -> impl Future<Output = ()> + 'static
+    where
+        A: FnOnce(Result<&Outcome<V>, &V>, bool) -> Result<(), V> + 'static,
+    {
         let shared = self.shared.clone();
         async move {
-            let OperationRequest { flag_key, context, default_stage, payload, abort } = request;
-            let state = OpState::new(operation, flag_key);
-            let cancellable = abort.is_some() || shared.settings.origin_timeout_ms.is_some();
-            let run = shared.clone().execute(state.clone(), context, default_stage, payload, cancellable);
-            let outcome = with_abort(run, abort, &state).await;
-            if outcome.is_err() && operation == Operation::Write {
-                shared.host.warn("Migration write was cancelled before completion");
-                shared.send_event(&state);
-            }
-            outcome
+            let state = OpState::new(operation, request.flag_key.clone());
+            shared.execute(state, request, answer).await;
         }
-    }
-
-    /// [`Self::run`] for a read: the authoritative result.
-    pub fn read(&self, request: OperationRequest<V>) -> impl Future<Output = Result<OperationResult<V>, V>> + 'static {
-        let run = self.run(Operation::Read, request);
-        async move { run.await.map(|outcome| outcome.authoritative) }
-    }
-
-    /// [`Self::run`] for a write.
-    pub fn write(&self, request: OperationRequest<V>) -> impl Future<Output = Result<WriteResult<V>, V>> + 'static {
-        self.run(Operation::Write, request)
     }
 }
 
@@ -158,25 +164,28 @@ impl<V: HostValue> OpState<V> {
     }
 }
 
-/// Runs `op` unless the caller aborts first; on abort, in-flight origin calls are cancelled
-/// (their signals aborted) and the abort reason is returned.
-async fn with_abort<T, V: HostValue>(
-    op: impl std::future::Future<Output = T>,
-    abort: Option<AbortFuture<V>>,
-    state: &Rc<OpState<V>>,
+/// Awaits `op` unless the caller's signal aborts first: then the abort reason, which is kept in
+/// `state` before `op` is dropped, so that the origin calls in flight in it are cancelled.
+async fn abortable<T, V: HostValue>(
+    abort: &mut Option<AbortFuture<V>>,
+    op: impl Future<Output = T>,
+    state: &OpState<V>,
 ) -> Result<T, V> {
-    let Some(abort) = abort else {
+    let Some(signal) = abort.as_mut() else {
         return Ok(op.await);
     };
-    let op = Box::pin(op);
-    match future::select(abort, op).await {
-        Either::Left((reason, op)) => {
+    match future::select(signal, pin!(op)).await {
+        Either::Left((reason, _)) => {
             *state.abort_reason.borrow_mut() = Some(reason.clone());
-            drop(op);
             Err(reason)
         }
         Either::Right((value, _)) => Ok(value),
     }
+}
+
+/// The outcome of an operation the caller gets one result of.
+fn single<V>(origin: Origin, result: Result<V, V>) -> Outcome<V> {
+    Outcome { authoritative: OperationResult { origin, result }, non_authoritative: None }
 }
 
 impl<V: HostValue> Shared<V> {
@@ -274,28 +283,206 @@ impl<V: HostValue> Shared<V> {
         }
     }
 
-    /// The one flow of every operation: evaluate the flag, call the origins its stage plans,
-    /// count it, send its event.
-    async fn execute(
-        self: Rc<Self>,
-        state: Rc<OpState<V>>,
-        context: V,
-        default_stage: DefaultStage,
-        payload: Option<V>,
-        cancellable: bool,
-    ) -> Outcome<V> {
-        let stage = self.evaluate(&state, context, default_stage).await;
-        let op = Calling { state: &state, payload: payload.as_ref(), cancellable };
-        let outcome = match state.operation {
-            Operation::Read => self.read_origins(&op, stage).await,
-            Operation::Write => self.write_origins(&op, stage).await,
+    /// The one flow of every operation: evaluate the flag, call the origins its stage plans (now,
+    /// or partly in the background), count it, send its event, answer the caller.
+    async fn execute<A>(self: Rc<Self>, state: Rc<OpState<V>>, request: OperationRequest<V>, answer: A)
+    where
+        A: FnOnce(Result<&Outcome<V>, &V>, bool) -> Result<(), V>,
+    {
+        let OperationRequest { flag_key: _, context, default_stage, payload, mut abort } = request;
+        let cancellable = abort.is_some() || self.settings.origin_timeout_ms.is_some();
+        let stage = match abortable(&mut abort, self.evaluate(&state, context, default_stage), &state).await {
+            Ok(stage) => stage,
+            Err(reason) => return self.aborted(&state, &reason, answer),
         };
+        let op = Calling { state: &state, payload: payload.as_ref(), cancellable };
+        if self.settings.background_max_in_flight.is_some() {
+            return match state.operation {
+                Operation::Read => self.read_in_background(&op, stage, abort, answer).await,
+                Operation::Write => self.write_in_background(&op, stage, abort, answer).await,
+            };
+        }
+        let outcome = match state.operation {
+            Operation::Read => abortable(&mut abort, self.read_origins(&op, stage), &state).await,
+            Operation::Write => abortable(&mut abort, self.write_origins(&op, stage), &state).await,
+        };
+        match outcome {
+            Ok(outcome) => {
+                self.finish(&state, stage);
+                self.answered(answer(Ok(&outcome), false));
+            }
+            Err(reason) => self.aborted(&state, &reason, answer),
+        }
+    }
+
+    /// Counts a completed operation and sends its event.
+    fn finish(&self, state: &OpState<V>, stage: Stage) {
         self.stats.borrow_mut().record_completed(state.operation, stage);
         if let Some(metrics) = &self.host.metrics {
             metrics.record(Instrument::MigrationOperations, 1.0, &state.attributes());
         }
-        self.send_event(&state);
-        outcome
+        self.send_event(state);
+    }
+
+    /// An operation that ran its authoritative origin only, `maxInFlight` background parts running.
+    fn shed(&self, state: &OpState<V>) {
+        self.stats.borrow_mut().record_shed(state.operation);
+        if let Some(metrics) = &self.host.metrics {
+            metrics.record(Instrument::MigrationShed, 1.0, &state.attributes());
+        }
+    }
+
+    /// The caller aborted: a write sends the event of the origins that completed.
+    fn aborted<A>(&self, state: &OpState<V>, reason: &V, answer: A)
+    where
+        A: FnOnce(Result<&Outcome<V>, &V>, bool) -> Result<(), V>,
+    {
+        if state.operation == Operation::Write {
+            self.host.warn("Migration write was cancelled before completion");
+            self.send_event(state);
+        }
+        self.answered(answer(Err(reason), false));
+    }
+
+    /// What handing the outcome over came to: a `waitUntil` that threw is logged, nothing more.
+    fn answered(&self, handed: Result<(), V>) {
+        if let Err(thrown) = handed {
+            self.host.error(&format!("waitUntil threw: {}", thrown.describe()));
+        }
+    }
+
+    /// A read in background mode: the caller gets the authoritative result as soon as it settles;
+    /// the other origin (started with it when `parallel`, after it otherwise), the comparison and
+    /// the event follow as the operation's background part.
+    async fn read_in_background<A>(
+        &self,
+        op: &Calling<'_, V>,
+        stage: Stage,
+        mut abort: Option<AbortFuture<V>>,
+        answer: A,
+    ) where
+        A: FnOnce(Result<&Outcome<V>, &V>, bool) -> Result<(), V>,
+    {
+        let state = op.state;
+        let plan = stage.read_plan();
+        let auth = plan.authoritative;
+        let other = auth.other();
+        let call = |origin: Origin| self.call_origin(op, origin);
+        let parallel = self.settings.read_order == ExecutionOrder::Parallel;
+        let part = if !plan.shadowed {
+            None
+        } else if parallel {
+            self.background.try_start()
+        } else {
+            // The other origin starts once the authoritative one has settled: decided then.
+            return self.read_then_shadow(op, stage, abort, answer).await;
+        };
+        let Some(part) = part else {
+            if plan.shadowed {
+                self.shed(state);
+            }
+            return match abortable(&mut abort, call(auth), state).await {
+                Ok(result) => {
+                    let outcome = single(auth, result);
+                    self.finish(state, stage);
+                    self.answered(answer(Ok(&outcome), false));
+                }
+                Err(reason) => self.aborted(state, &reason, answer),
+            };
+        };
+        let mut auth_call = pin!(call(auth));
+        let mut other_call = pin!(call(other));
+        let first = abortable(&mut abort, future::select(auth_call.as_mut(), other_call.as_mut()), state).await;
+        let (outcome, other_result) = match first {
+            Err(reason) => return self.aborted(state, &reason, answer),
+            Ok(Either::Left((auth_result, _))) => {
+                let outcome = single(auth, auth_result);
+                self.answered(answer(Ok(&outcome), true));
+                (outcome, other_call.await)
+            }
+            Ok(Either::Right((other_result, _))) => match abortable(&mut abort, auth_call, state).await {
+                Err(reason) => return self.aborted(state, &reason, answer),
+                Ok(auth_result) => {
+                    let outcome = single(auth, auth_result);
+                    self.answered(answer(Ok(&outcome), true));
+                    (outcome, other_result)
+                }
+            },
+        };
+        self.compare_reads(state, auth, &outcome.authoritative.result, &other_result);
+        self.finish(state, stage);
+        drop(part);
+    }
+
+    /// A shadowed read in background mode whose origins run one after the other: the
+    /// authoritative one for the caller, then, unless `maxInFlight` parts are running, the other.
+    async fn read_then_shadow<A>(&self, op: &Calling<'_, V>, stage: Stage, mut abort: Option<AbortFuture<V>>, answer: A)
+    where
+        A: FnOnce(Result<&Outcome<V>, &V>, bool) -> Result<(), V>,
+    {
+        let state = op.state;
+        let auth = stage.read_plan().authoritative;
+        let outcome = match abortable(&mut abort, self.call_origin(op, auth), state).await {
+            Ok(result) => single(auth, result),
+            Err(reason) => return self.aborted(state, &reason, answer),
+        };
+        drop(abort);
+        let Some(part) = self.background.try_start() else {
+            self.shed(state);
+            self.finish(state, stage);
+            return self.answered(answer(Ok(&outcome), false));
+        };
+        self.answered(answer(Ok(&outcome), true));
+        let other_result = self.call_origin(op, auth.other()).await;
+        self.compare_reads(state, auth, &outcome.authoritative.result, &other_result);
+        self.finish(state, stage);
+        drop(part);
+    }
+
+    /// A write in background mode: the caller gets the authoritative write's result; the other
+    /// write follows as the background part when the stage writes both and the first succeeded.
+    async fn write_in_background<A>(
+        &self,
+        op: &Calling<'_, V>,
+        stage: Stage,
+        mut abort: Option<AbortFuture<V>>,
+        answer: A,
+    ) where
+        A: FnOnce(Result<&Outcome<V>, &V>, bool) -> Result<(), V>,
+    {
+        let state = op.state;
+        let plan = stage.write_plan();
+        let outcome = match abortable(&mut abort, self.call_origin(op, plan.authoritative), state).await {
+            Ok(result) => single(plan.authoritative, result),
+            Err(reason) => return self.aborted(state, &reason, answer),
+        };
+        drop(abort);
+        let other = match (&outcome.authoritative.result, plan.non_authoritative) {
+            (Ok(_), Some(other)) => other,
+            _ => {
+                self.finish(state, stage);
+                return self.answered(answer(Ok(&outcome), false));
+            }
+        };
+        let Some(part) = self.background.try_start() else {
+            self.shed(state);
+            self.finish(state, stage);
+            return self.answered(answer(Ok(&outcome), false));
+        };
+        self.answered(answer(Ok(&outcome), true));
+        // Its result is recorded (tracker, statistics, metrics) by call_origin; no caller waits for it.
+        let _ = self.call_origin(op, other).await;
+        self.finish(state, stage);
+        drop(part);
+    }
+
+    /// The consistency check of a read whose authoritative origin is `auth`.
+    fn compare_reads(&self, state: &OpState<V>, auth: Origin, auth_result: &Result<V, V>, other_result: &Result<V, V>) {
+        let (old, new) = match auth {
+            Origin::Old => (auth_result, other_result),
+            Origin::New => (other_result, auth_result),
+        };
+        self.check_consistency(state, old, new);
     }
 
     /// A read's origin calls (SPEC A2): the authoritative one, and the shadow in the builder's
@@ -327,11 +514,7 @@ impl<V: HostValue> Shared<V> {
                     }
                 }
             };
-            let (old, new) = match auth {
-                Origin::Old => (&auth_result, &other_result),
-                Origin::New => (&other_result, &auth_result),
-            };
-            self.check_consistency(op.state, old, new);
+            self.compare_reads(op.state, auth, &auth_result, &other_result);
             auth_result
         };
         Outcome { authoritative: OperationResult { origin: auth, result }, non_authoritative: None }

@@ -7,6 +7,7 @@ use std::rc::Rc;
 use futures::FutureExt;
 use serde_json::{json, Value};
 
+use super::test_runs::Runs;
 use super::*;
 use crate::host::{Host, HostValue, Level};
 use crate::testing::{FixedRandom, TestHost, TestValue};

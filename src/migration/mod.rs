@@ -1,5 +1,6 @@
 //! Flag-driven technology migrations: the runtime-neutral core.
 
+pub mod background;
 pub mod builder;
 pub mod client;
 pub mod context;
@@ -28,6 +29,12 @@ pub use stage::{ExecutionOrder, Operation, Origin, Stage};
 
 #[cfg(test)]
 mod migrator_tests;
+
+#[cfg(test)]
+mod test_runs;
+
+#[cfg(test)]
+mod background_tests;
 
 #[cfg(test)]
 mod proptests;

@@ -24,6 +24,7 @@ struct OperationCounters {
     origins: [OriginCounters; 2],
     checked: u64,
     consistent: u64,
+    shed: u64,
 }
 
 /// How one origin call ended, for the statistics.
@@ -70,6 +71,12 @@ impl MigrationStats {
         }
     }
 
+    /// An operation that ran its authoritative origin only: `maxInFlight` background parts were
+    /// running (API §1).
+    pub fn record_shed(&mut self, op: Operation) {
+        self.op(op).shed += 1;
+    }
+
     pub fn snapshot(&self) -> StatsSnapshot {
         StatsSnapshot { read: OperationSnapshot::of(&self.read), write: OperationSnapshot::of(&self.write) }
     }
@@ -90,6 +97,8 @@ pub struct OperationSnapshot {
     pub old: OriginSnapshot,
     pub new: OriginSnapshot,
     pub consistency: ConsistencySnapshot,
+    /// Operations that ran their authoritative origin only (background mode, `maxInFlight` reached).
+    pub shed: u64,
 }
 
 /// Counts per stage; stages never seen are left out.
@@ -140,6 +149,7 @@ impl OperationSnapshot {
             old: OriginSnapshot::of(old),
             new: OriginSnapshot::of(new),
             consistency: ConsistencySnapshot { checked: c.checked, consistent: c.consistent },
+            shed: c.shed,
         }
     }
 }
@@ -161,6 +171,9 @@ mod tests {
         assert_eq!(value["read"]["new"], json!({"invoked": 0, "errors": 0, "timeouts": 0, "latencyMs": null}));
         assert_eq!(value["read"]["consistency"], json!({"checked": 1, "consistent": 1}));
         assert_eq!(value["write"]["byStage"], json!({}));
+        assert_eq!((value["read"]["shed"].clone(), value["write"]["shed"].clone()), (json!(0), json!(0)));
+        stats.record_shed(Operation::Write);
+        assert_eq!(serde_json::to_value(stats.snapshot()).unwrap()["write"]["shed"], json!(1));
         let at = |key: &str| text.find(&format!("\"{key}\":")).unwrap();
         let order = ["count", "mean", "p50", "p90", "p99", "max"].map(at);
         assert!(order.windows(2).all(|w| w[0] < w[1]), "{text}");

@@ -5,7 +5,7 @@ import { failure } from 'cutover';
 import { CTX, setup, sleep, makeFakeTracker } from './helpers/migration.mjs';
 
 const EMPTY_ORIGIN = { invoked: 0, errors: 0, timeouts: 0, latencyMs: null };
-const EMPTY_OP = { count: 0, byStage: {}, old: EMPTY_ORIGIN, new: EMPTY_ORIGIN, consistency: { checked: 0, consistent: 0 } };
+const EMPTY_OP = { count: 0, byStage: {}, old: EMPTY_ORIGIN, new: EMPTY_ORIGIN, consistency: { checked: 0, consistent: 0 }, shed: 0 };
 
 test('a fresh migrator has empty stats', () => {
   const { migrator } = setup();

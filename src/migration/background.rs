@@ -1,0 +1,148 @@
+//! The background parts of a migrator's operations (API §1 "Shadowing in production"): how many
+//! are running, whether a new one may start (`maxInFlight`), and `settled()`.
+//!
+//! A background part is what an operation goes on doing after its caller got the authoritative
+//! result: the other origin, the comparison, the statistics and the one event. It is counted from
+//! the moment it is known to exist (a parallel read: when both origins start; a serial read or a
+//! write: when the authoritative origin has settled) until the operation has sent its event.
+
+use std::cell::RefCell;
+use std::collections::BTreeSet;
+use std::future::Future;
+
+use futures::channel::oneshot;
+use futures::future::{self, Either};
+
+/// The most background parts a migrator runs at once when `background()` names no
+/// `maxInFlight` (API §1).
+pub const DEFAULT_MAX_IN_FLIGHT: u32 = 100;
+
+#[derive(Default)]
+struct Running {
+    /// The parts running now, by the number each got when it started (numbers only grow).
+    ids: BTreeSet<u64>,
+    /// The number the next part gets.
+    next_id: u64,
+    /// `settled()` calls still waiting: each for every part numbered below its mark.
+    waiters: Vec<(u64, oneshot::Sender<()>)>,
+}
+
+/// The running background parts of one migrator.
+pub struct BackgroundParts {
+    max_in_flight: u32,
+    running: RefCell<Running>,
+}
+
+/// One running background part; it ends when dropped (also when its operation is dropped).
+pub struct Part<'a> {
+    parts: &'a BackgroundParts,
+    id: u64,
+}
+
+impl BackgroundParts {
+    pub fn new(max_in_flight: u32) -> Self {
+        BackgroundParts { max_in_flight, running: RefCell::default() }
+    }
+
+    /// How many parts are running.
+    pub fn in_flight(&self) -> usize {
+        self.running.borrow().ids.len()
+    }
+
+    /// Starts a part, or `None` when `maxInFlight` parts are running (the operation is shed).
+    pub fn try_start(&self) -> Option<Part<'_>> {
+        let mut running = self.running.borrow_mut();
+        if running.ids.len() >= self.max_in_flight as usize {
+            return None;
+        }
+        let id = running.next_id;
+        running.next_id += 1;
+        running.ids.insert(id);
+        Some(Part { parts: self, id })
+    }
+
+    /// Resolves when every part started before this call has ended: at once when none is running.
+    pub fn settled(&self) -> impl Future<Output = ()> + 'static {
+        let mut running = self.running.borrow_mut();
+        let mark = running.next_id;
+        if running.ids.first().is_none_or(|first| *first >= mark) {
+            return Either::Left(future::ready(()));
+        }
+        let (sender, receiver) = oneshot::channel();
+        running.waiters.push((mark, sender));
+        // A dropped sender (the migrator is gone) also ends the wait.
+        Either::Right(async move {
+            let _ = receiver.await;
+        })
+    }
+
+    fn end(&self, id: u64) {
+        let ready = {
+            let mut running = self.running.borrow_mut();
+            running.ids.remove(&id);
+            let oldest = running.ids.first().copied().unwrap_or(u64::MAX);
+            let (ready, waiting) =
+                std::mem::take(&mut running.waiters).into_iter().partition(|(mark, _)| *mark <= oldest);
+            running.waiters = waiting;
+            ready
+        };
+        // Outside the borrow: a waiter's task may be polled right here and start new parts.
+        for (_, sender) in ready {
+            let _ = sender.send(());
+        }
+    }
+}
+
+impl Drop for Part<'_> {
+    fn drop(&mut self) {
+        self.parts.end(self.id);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use futures::FutureExt;
+
+    #[test]
+    fn at_most_max_in_flight_parts_run_and_an_ended_one_frees_its_place() {
+        let parts = BackgroundParts::new(2);
+        let a = parts.try_start().unwrap();
+        let b = parts.try_start().unwrap();
+        assert!(parts.try_start().is_none(), "a third part is shed");
+        assert_eq!(parts.in_flight(), 2);
+        drop(a);
+        let c = parts.try_start().unwrap();
+        assert!(parts.try_start().is_none());
+        drop((b, c));
+        assert_eq!(parts.in_flight(), 0);
+    }
+
+    #[test]
+    fn settled_waits_only_for_parts_started_before_it() {
+        let parts = BackgroundParts::new(10);
+        assert!(parts.settled().now_or_never().is_some(), "nothing running: at once");
+        let early = parts.try_start().unwrap();
+        let mut first = Box::pin(parts.settled());
+        let late = parts.try_start().unwrap();
+        let mut second = Box::pin(parts.settled());
+        assert!(first.as_mut().now_or_never().is_none());
+        drop(early);
+        assert!(first.as_mut().now_or_never().is_some(), "the part before it ended; the later one does not count");
+        assert!(second.as_mut().now_or_never().is_none());
+        drop(late);
+        assert!(second.now_or_never().is_some());
+    }
+
+    #[test]
+    fn settled_waits_for_the_oldest_part_whatever_order_they_end_in() {
+        let parts = BackgroundParts::new(10);
+        let a = parts.try_start().unwrap();
+        let b = parts.try_start().unwrap();
+        let mut settled = Box::pin(parts.settled());
+        drop(b);
+        assert!(settled.as_mut().now_or_never().is_none(), "a is still running");
+        drop(a);
+        assert!(settled.now_or_never().is_some());
+    }
+}
