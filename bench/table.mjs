@@ -128,11 +128,12 @@ export function latencyTable(data) {
   const scale = data.method?.scale && data.method.scale !== 1 ? ` × ${data.method.scale}` : '';
   const machine = data.machine.replace(/node v/, 'Node ');
   const out = [
-    `What the caller of a shadow read waits, from the call until its promise resolves, when the old origin answers in about ${OLD_MS} ms ` +
-      `and the new one in about ${NEW_MS} ms (lognormal jitter, the same seeded delays for every row; ${BASE_READS.toLocaleString('en-US')}${scale} ` +
-      `reads per row, ${CONCURRENCY} in flight), against the old origin awaited alone, as before the migration ` +
-      `(${machine}; ${r.rounds} runs, each row's figures measured in the same process, taking turns; medians over the runs, ` +
-      'ratios per run with their quartiles).',
+    `The time a shadow read keeps its caller waiting, from the call until its promise resolves, when the old origin answers in ` +
+      `about ${OLD_MS} ms and the new one in about ${NEW_MS} ms: the old origin awaited alone (what the caller waited before the ` +
+      "migration), cutover in both modes and LaunchDarkly's `createMigration`, on the same seeded delays " +
+      `(\`${LATENCY}\`: ${BASE_READS.toLocaleString('en-US')}${scale} reads per row, ${CONCURRENCY} in flight, the rows taking turns in one ` +
+      `process; ${r.rounds} runs on ${machine}; medians over the runs, ratios per run with their quartiles; ` +
+      'method in [bench/README.md](bench/README.md#latency)).',
     '',
     "| read | p50 (ms) | p99 (ms) | p99 ÷ old alone's p99 |",
     '|---|---|---|---|',
@@ -157,7 +158,7 @@ export function latencyTable(data) {
   if (bgUs && ratioCpu) {
     out.push(
       '',
-      `CPU per operation (\`${CPU}\`, trivial origins, ${cpu.rounds} paired rounds, each window closed by \`await migrator.settled()\` ` +
+      `CPU per operation in the same run (\`${CPU}\`, trivial origins, ${cpu.rounds} paired rounds, each window closed by \`await migrator.settled()\` ` +
         `so that the background parts are in it): foreground ${value(cpu.cutover, cpu.unit)} µs, \`.background()\` ` +
         `${value(bgUs.value, cpu.unit)} µs; background ÷ foreground within a round ${quartiles(ratioCpu)}, target ≤ ${ratioCpu.max}: ` +
         `${state(ratioCpu)}.`,
