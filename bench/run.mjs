@@ -28,6 +28,7 @@ const SCENARIOS = [
   'live-write',
   'shadow-read-parallel-fixedstage',
   'shadow-read-parallel-fixedstage-otel',
+  'shadow-read-latency',
   'own-events-read',
   'context-size',
   'raw-promise-all',
@@ -136,9 +137,10 @@ async function main() {
   try {
     for (const name of selected) {
       const mod = await import(new URL(`./scenarios/${name}.mjs`, import.meta.url));
-      const sides = ['cutover', 'launchdarkly', 'floor'].filter((s) => typeof mod[s] === 'function');
-      // Ratios need many rounds to show their spread; a single-sided scenario only a median.
-      const rounds = sides.includes('launchdarkly') ? ROUNDS : RUNS;
+      const sides = ['cutover', 'background', 'launchdarkly', 'floor'].filter((s) => typeof mod[s] === 'function');
+      // Ratios need many rounds to show their spread; a single-sided scenario only a median (a
+      // floor alone has no ratio). `background`: cutover's background mode, a ratio to `cutover`.
+      const rounds = sides.includes('launchdarkly') || sides.includes('background') ? ROUNDS : RUNS;
       process.stderr.write(`${name} (${rounds} round${rounds === 1 ? '' : 's'}): `);
       const samples = await pairedRounds({
         sides,

@@ -23,17 +23,23 @@ const msSince = (t0) => Number(nowNs() - t0) / 1e6;
  * young-generation GC (the window starts with an empty nursery), then `ops` timed calls between
  * two clock reads. The mean includes the collections
  * during the window: allocation counts against whoever allocates. Counts are scaled by BENCH_SCALE.
+ * `drain` (optional, e.g. `() => migrator.settled()`) is awaited after each phase, inside the
+ * window for the timed one: work an op leaves running after it resolves (a background part)
+ * ends before the clock is read, and none of the untimed phases' spills into the window.
  */
-export async function timeAsync(op, { ops, warmupOps = ops * 0.3, settleOps = ops * 0.2 }) {
+export async function timeAsync(op, { ops, warmupOps = ops * 0.3, settleOps = ops * 0.2, drain }) {
   if (!(ops > 0)) throw new Error('timeAsync: ops is required');
   const [n, warm, settle] = [scaled(ops), scaled(warmupOps), scaled(settleOps)];
   let i = 0;
   for (let k = 0; k < warm; k++) await op(i++);
+  if (drain) await drain();
   globalThis.gc?.();
   for (let k = 0; k < settle; k++) await op(i++);
+  if (drain) await drain();
   globalThis.gc?.({ type: 'minor' });
   const t0 = nowNs();
   for (let k = 0; k < n; k++) await op(i++);
+  if (drain) await drain();
   const ms = msSince(t0);
   return { usPerOp: (ms * 1000) / n, ops: n, ms };
 }

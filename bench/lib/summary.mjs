@@ -4,7 +4,7 @@ import { median, pairedRatios, spread } from './stats.mjs';
 
 const decimals = (unit) => (unit === 'calls' ? 0 : unit === 'ms' ? 2 : 3);
 export const round = (x, d) => (x == null ? null : Number(x.toFixed(d)));
-const LABEL = { cutover: 'cutover', launchdarkly: 'LD', floor: 'floor' };
+const LABEL = { cutover: 'cutover', launchdarkly: 'LD', floor: 'floor', background: 'background' };
 
 function compact(info) {
   if (!info) return '';
@@ -35,7 +35,7 @@ export function summarize(name, meta, samples) {
   // The info of the round whose value is closest to the side's median.
   const extra = sides.map((s) => {
     const best = samples[s].reduce((a, b) => (Math.abs(b.value - med[s]) < Math.abs(a.value - med[s]) ? b : a));
-    return `${LABEL[s]} (median round): ${compact(best.info)}`;
+    return `${LABEL[s] ?? s} (median round): ${compact(best.info)}`;
   });
   const ld = values.launchdarkly;
   const result = {
@@ -54,14 +54,18 @@ export function summarize(name, meta, samples) {
     Object.assign(result, ld ? ratioFields('floor_ratio', values.floor, ld) : { floor_ratio: null });
     result.floor_note = meta.floor;
   }
-  // Scenario-specific figures: meta.figures = [{ key, side = 'cutover', label, unit?, max? }],
-  // each the median (and quartiles) over rounds of that side's info[key].
+  // Scenario-specific figures: meta.figures = [{ key, side = 'cutover', label, unit?, max?, ratioOf? }],
+  // each the median (and quartiles) over rounds of that side's info[key] (key 'value': the side's
+  // value itself), or with ratioOf: [a, b], of the per-round ratios a ÷ b of two sides' values.
   if (meta.figures) {
-    result.figures = meta.figures.map(({ key, side = 'cutover', label, unit, max }) => {
-      const series = samples[side].map((r) => r.info?.[key]).filter((v) => typeof v === 'number');
+    result.figures = meta.figures.map(({ key, side = 'cutover', label, unit, max, ratioOf }) => {
+      const series = ratioOf
+        ? pairedRatios(values[ratioOf[0]], values[ratioOf[1]])
+        : samples[side].map((r) => (key === 'value' ? r.value : r.info?.[key])).filter((v) => typeof v === 'number');
       const s = spread(series);
-      details.push({ name, side: `${side} ${key}`, values: series });
-      const fig = { key, side, label: label ?? key, ...(unit ? { unit } : {}), value: s && round(s.median, 3) };
+      const where = ratioOf ? ratioOf.join('/') : side;
+      if (ratioOf || key !== 'value') details.push({ name, side: `${where} ${key}`, values: series }); // a side's values are there already
+      const fig = { key, side: where, label: label ?? key, ...(unit ? { unit } : {}), value: s && round(s.median, 3) };
       if (s) Object.assign(fig, { p25: round(s.p25, 3), p75: round(s.p75, 3) });
       if (max != null) Object.assign(fig, { max, met: s != null && s.p75 <= max });
       return fig;
