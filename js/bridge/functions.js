@@ -14,7 +14,7 @@ export { started } from './names.js';
 export { awaitValue, now, offAbort, onAbort, startTimer, stopTimer } from './waiting.js';
 export { takeThrown } from './thrown.js';
 export { askClient, readAnswer, stage } from './answers.js';
-export { callBoth, callOrigin, compare } from './origins.js';
+export { callBoth, callEach, callOrigin, compare } from './origins.js';
 export { createEvent, sendHeldEvent, trackerCall, trackerConsistency, trackerOrigin } from './trackers.js';
 export { buildEvent, ownEvent } from './events.js';
 export { handOver, partEnded, rejectPending, resolveRead, resolveWrite, signalOf } from './results.js';

@@ -107,6 +107,20 @@ export function callBoth(f, g, payload, signal, id) {
 }
 
 /**
+ * Two origins started together, each reported as it settles (background mode).
+ * @param {any} f
+ * @param {any} g
+ * @param {unknown} payload
+ * @param {unknown} signal
+ * @param {number} first
+ * @param {number} second
+ */
+export function callEach(f, g, payload, signal, first, second) {
+  callOrigin(f, payload, signal, first);
+  callOrigin(g, payload, signal, second);
+}
+
+/**
  * @param {any} comparison
  * @param {unknown} oldValue
  * @param {unknown} newValue

@@ -22,6 +22,7 @@ export function askClient(client: unknown, flagKey: unknown, context: unknown, d
 export function readAnswer(answer: unknown, id: number): Answer;
 export function callOrigin(f: unknown, payload: unknown, signal: unknown, id: number): void;
 export function callBoth(f: unknown, g: unknown, payload: unknown, signal: unknown, id: number): void;
+export function callEach(f: unknown, g: unknown, payload: unknown, signal: unknown, first: number, second: number): void;
 export function compare(comparison: unknown, oldValue: unknown, newValue: unknown): Check;
 export function trackerCall(tracker: unknown, method: TrackerMethod, a: unknown, b: unknown): Call;
 /** The flags `1 << TrackerMethod` of the calls that threw. */

@@ -82,6 +82,11 @@ extern "C" {
     #[wasm_bindgen(js_name = callBoth)]
     pub fn call_both(f: &JsValue, g: &JsValue, payload: &JsValue, signal: &JsValue, id: u32);
 
+    /// `callOrigin(f, …, first)` then `callOrigin(g, …, second)`: two origins started together,
+    /// each reported as it settles (background mode).
+    #[wasm_bindgen(js_name = callEach)]
+    pub fn call_each(f: &JsValue, g: &JsValue, payload: &JsValue, signal: &JsValue, first: u32, second: u32);
+
     /// `comparison(old, new)` as a `Check`.
     pub fn compare(comparison: &JsValue, old: &JsValue, new: &JsValue) -> u32;
 

@@ -9,7 +9,7 @@ use wasm_bindgen::JsCast;
 
 use super::bridge;
 use super::codes::Check;
-use super::promise::{both, wait};
+use super::promise::{both, wait, Wait};
 use super::signal::{dom_exception, AbortController, AbortSignal};
 use super::value::{failure_brand, got};
 use crate::error::Error;
@@ -53,6 +53,15 @@ impl CallControl<JsValue> for NoControl {
     fn abort(&self, _reason: &JsValue) {}
 }
 
+/// An origin call's outcome with the time the bridge measured: at once when it already
+/// reported (an origin that returned a plain value), else when it does.
+fn timed_outcome(mut wait: Wait) -> LocalBoxFuture<'static, Timed<JsValue>> {
+    match wait.take_report() {
+        Some(r) => futures::future::ready((r.outcome, Some(r.ms))).boxed_local(),
+        None => wait.map(|r| (r.outcome, Some(r.ms))).boxed_local(),
+    }
+}
+
 /// An origin function `(payload, signal) => value | Promise<value>`, called by the bridge, which
 /// times it where it settles and reads a `failure(error)` value as a failure.
 pub struct JsOrigin {
@@ -75,13 +84,10 @@ impl OriginFn<JsValue> for JsOrigin {
         } else {
             (self.idle_signal.clone(), None)
         };
-        let mut wait = wait();
+        let wait = wait();
         let none = JsValue::UNDEFINED;
         bridge::call_origin(&self.f, payload.unwrap_or(&none), &signal, wait.id());
-        let outcome = match wait.take_report() {
-            Some(r) => futures::future::ready((r.outcome, Some(r.ms))).boxed_local(),
-            None => wait.map(|r| (r.outcome, Some(r.ms))).boxed_local(),
-        };
+        let outcome = timed_outcome(wait);
         let control: Box<dyn CallControl<JsValue>> = match controller {
             Some(c) => Box::new(JsCallControl(Some(c))),
             None => Box::new(NoControl),
@@ -93,6 +99,17 @@ impl OriginFn<JsValue> for JsOrigin {
     }
     fn handle(&self) -> Option<&JsValue> {
         Some(self.f.as_ref())
+    }
+    fn call_each(
+        &self,
+        other: &dyn OriginFn<JsValue>,
+        payload: Option<&JsValue>,
+    ) -> Option<[LocalBoxFuture<'static, Timed<JsValue>>; 2]> {
+        let other = other.handle()?;
+        let (first, second) = (wait(), wait());
+        let none = JsValue::UNDEFINED;
+        bridge::call_each(&self.f, other, payload.unwrap_or(&none), &self.idle_signal, first.id(), second.id());
+        Some([timed_outcome(first), timed_outcome(second)])
     }
     fn call_both(
         &self,

@@ -4,12 +4,15 @@
 //! operation's background part, unless `maxInFlight` parts are running (then it is shed: only
 //! the authoritative origin runs). The foreground flow and the shared steps are in `migrator.rs`.
 
+use std::future::Future;
 use std::pin::pin;
 
 use futures::future::{self, Either};
+use futures::FutureExt;
 
-use super::migrator::{abortable, single, Calling, Shared};
+use super::migrator::{abortable, single, Called, Calling, Measured, Shared};
 use super::operation::{AbortFuture, Answer};
+use super::origin::Timed;
 use super::stage::{ExecutionOrder, Operation, Origin, Stage};
 use crate::host::HostValue;
 
@@ -53,8 +56,8 @@ impl<V: HostValue> Shared<V> {
                 Err(reason) => self.aborted(state, &reason, answer),
             };
         };
-        let mut auth_call = pin!(self.call_unrecorded(op, auth));
-        let mut other_call = pin!(self.call_unrecorded(op, other));
+        let (auth_call, other_call) = self.call_each(op, auth);
+        let (mut auth_call, mut other_call) = (pin!(auth_call), pin!(other_call));
         let first = abortable(&mut abort, future::select(auth_call.as_mut(), other_call.as_mut()), state).await;
         let ((auth_result, auth_measured), (other_result, other_measured)) = match first {
             Err(reason) => return self.aborted(state, &reason, answer),
@@ -81,6 +84,26 @@ impl<V: HostValue> Shared<V> {
         self.compare_reads(state, auth, &auth_result, &other_result);
         self.finish(state, stage);
         drop(part);
+    }
+
+    /// Both read origins started together, each reporting as it settles: through the host's
+    /// `call_each` when the calls cannot be cancelled and it offers one (one host call instead
+    /// of two), else one by one.
+    fn call_each<'a>(
+        &'a self,
+        op: &'a Calling<'a, V>,
+        auth: Origin,
+    ) -> (impl Future<Output = Called<V>> + 'a, impl Future<Output = Called<V>> + 'a) {
+        let other = auth.other();
+        let (f_auth, f_other) = (self.origin_fn(Operation::Read, auth), self.origin_fn(Operation::Read, other));
+        let each = if op.cancellable { None } else { f_auth.call_each(&**f_other, op.payload) };
+        let measured = |(result, ms): Timed<V>| (result, Measured { latency_ms: ms.unwrap_or(0.0), timed_out: false });
+        match each {
+            Some([auth_call, other_call]) => {
+                (Either::Left(auth_call.map(measured)), Either::Left(other_call.map(measured)))
+            }
+            None => (Either::Right(self.call_unrecorded(op, auth)), Either::Right(self.call_unrecorded(op, other))),
+        }
     }
 
     /// A write in background mode: the caller gets the authoritative write's result; the other

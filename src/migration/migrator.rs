@@ -72,8 +72,8 @@ impl<V> Clone for Migrator<V> {
 /// What every origin call of one operation shares.
 pub(super) struct Calling<'a, V> {
     pub(super) state: &'a Rc<OpState<V>>,
-    payload: Option<&'a V>,
-    cancellable: bool,
+    pub(super) payload: Option<&'a V>,
+    pub(super) cancellable: bool,
 }
 
 impl<V> Clone for Calling<'_, V> {
@@ -183,11 +183,14 @@ pub(super) async fn abortable<T, V: HostValue>(
     }
 }
 
+/// An origin call's result, and how it was measured (background mode records it later).
+pub(super) type Called<V> = (Result<V, V>, Measured);
+
 /// How long an origin call took, and whether it timed out.
 #[derive(Clone, Copy)]
 pub(super) struct Measured {
-    latency_ms: f64,
-    timed_out: bool,
+    pub(super) latency_ms: f64,
+    pub(super) timed_out: bool,
 }
 
 /// The outcome of an operation the caller gets one result of.
@@ -215,7 +218,7 @@ impl<V: HostValue> Shared<V> {
 
     /// Calls one origin with timing and timeout, leaving its bookkeeping to the caller
     /// (background mode records every origin when the operation ends).
-    pub(super) async fn call_unrecorded(&self, op: &Calling<'_, V>, origin: Origin) -> (Result<V, V>, Measured) {
+    pub(super) async fn call_unrecorded(&self, op: &Calling<'_, V>, origin: Origin) -> Called<V> {
         let Calling { state, payload, cancellable } = *op;
         let f = self.origin_fn(state.operation, origin);
         let clock = &self.host.clock;
@@ -283,7 +286,7 @@ impl<V: HostValue> Shared<V> {
         future::join(self.call_origin(op, auth), self.call_origin(op, other)).await
     }
 
-    fn origin_fn(&self, op: Operation, origin: Origin) -> &Rc<dyn OriginFn<V>> {
+    pub(super) fn origin_fn(&self, op: Operation, origin: Origin) -> &Rc<dyn OriginFn<V>> {
         match (op, origin) {
             (Operation::Read, Origin::Old) => &self.read.old,
             (Operation::Read, Origin::New) => &self.read.new,

@@ -38,6 +38,17 @@ pub trait OriginFn<V> {
     ) -> Option<LocalBoxFuture<'static, [Timed<V>; 2]>> {
         None
     }
+    /// Starts this origin and then `other` with the same payload, neither cancellable, each
+    /// reporting as it settles (background mode's parallel read answers its caller when the
+    /// authoritative one has settled): one host call to start both instead of two (`None`: the
+    /// core calls them one by one). Both outcomes must be timed by the host.
+    fn call_each(
+        &self,
+        _other: &dyn OriginFn<V>,
+        _payload: Option<&V>,
+    ) -> Option<[LocalBoxFuture<'static, Timed<V>>; 2]> {
+        None
+    }
     /// The host's own function, for `call_both` of another origin.
     fn handle(&self) -> Option<&V> {
         None
