@@ -6,11 +6,11 @@
 //! the moment it is known to exist (a parallel read: when both origins start; a serial read or a
 //! write: when the authoritative origin has settled) until the operation has sent its event.
 
-use std::cell::RefCell;
-use std::future::Future;
-
-use futures::channel::oneshot;
-use futures::future::{self, Either};
+use std::cell::{Cell, RefCell};
+use std::future::{self, Future};
+use std::pin::Pin;
+use std::rc::Rc;
+use std::task::{Context, Poll, Waker};
 
 /// The most background parts a migrator runs at once when `background()` names no
 /// `maxInFlight` (API §1).
@@ -27,7 +27,40 @@ struct Running {
     /// The number the next part gets.
     next_id: u64,
     /// `settled()` calls still waiting: each for every part numbered below its mark.
-    waiters: Vec<(u64, oneshot::Sender<()>)>,
+    waiters: Vec<(u64, Rc<Waiter>)>,
+}
+
+/// One `settled()` call's wait. (Not a `futures` oneshot channel: that one is thread-safe, and
+/// brought its atomics into the wasm: 389 B gzipped.)
+#[derive(Default)]
+struct Waiter {
+    ended: Cell<bool>,
+    waker: RefCell<Option<Waker>>,
+}
+
+impl Waiter {
+    fn end(&self) {
+        self.ended.set(true);
+        let waker = self.waker.borrow_mut().take();
+        if let Some(waker) = waker {
+            waker.wake();
+        }
+    }
+}
+
+/// Resolves when its waiter ended; a waiter that is dropped unended (the migrator is gone) ends
+/// the wait too.
+struct Settled(Rc<Waiter>);
+
+impl Future for Settled {
+    type Output = ();
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        if self.0.ended.get() || Rc::strong_count(&self.0) == 1 {
+            return Poll::Ready(());
+        }
+        *self.0.waker.borrow_mut() = Some(cx.waker().clone());
+        Poll::Pending
+    }
 }
 
 /// The running background parts of one migrator.
@@ -69,14 +102,11 @@ impl BackgroundParts {
         let mut running = self.running.borrow_mut();
         let mark = running.next_id;
         if running.ids.is_empty() {
-            return Either::Left(future::ready(()));
+            return futures::future::Either::Left(future::ready(()));
         }
-        let (sender, receiver) = oneshot::channel();
-        running.waiters.push((mark, sender));
-        // A dropped sender (the migrator is gone) also ends the wait.
-        Either::Right(async move {
-            let _ = receiver.await;
-        })
+        let waiter = Rc::new(Waiter::default());
+        running.waiters.push((mark, waiter.clone()));
+        futures::future::Either::Right(Settled(waiter))
     }
 
     fn end(&self, id: u64) {
@@ -95,8 +125,17 @@ impl BackgroundParts {
             ready
         };
         // Outside the borrow: a waiter's task may be polled right here and start new parts.
-        for (_, sender) in ready {
-            let _ = sender.send(());
+        for (_, waiter) in ready {
+            waiter.end();
+        }
+    }
+}
+
+impl Drop for Running {
+    /// A migrator that is dropped with `settled()` calls waiting ends their wait.
+    fn drop(&mut self) {
+        for (_, waiter) in self.waiters.drain(..) {
+            waiter.end();
         }
     }
 }
