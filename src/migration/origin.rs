@@ -66,6 +66,10 @@ pub trait Comparison<V> {
     fn handle(&self) -> Option<&V> {
         None
     }
+    /// The patterns a mismatch of this comparison is explained with (`sameStructure({ ignore })`).
+    fn ignore(&self) -> Option<&crate::diff::Ignore> {
+        None
+    }
 }
 
 /// The two read origins and the optional comparison.
