@@ -143,6 +143,9 @@ class Migrator {
   settled() {
     return this.#inner.settled();
   }
+  mismatches() {
+    return this.#inner.mismatches();
+  }
 }
 
 export class MigratorBuilder {
@@ -186,6 +189,16 @@ export class MigratorBuilder {
     }
     this.#inner.background(read(opts, 'maxInFlight'));
     this.#waitUntil = waitUntil;
+    return this;
+  }
+  /** Explains every mismatch (a check whose comparison returned false) and keeps the last ones. */
+  mismatches(mismatchOptions) {
+    const opts = options(mismatchOptions, 'mismatches: options', OptionsOf.MigratorMismatches);
+    const onMismatch = read(opts, 'onMismatch');
+    if (onMismatch !== undefined && typeof onMismatch !== 'function') {
+      throw new TypeError(`mismatches: onMismatch must be a function, ${describe(onMismatch)}`);
+    }
+    this.#inner.mismatches(read(opts, 'keep'), read(opts, 'maxDifferences'), onMismatch);
     return this;
   }
   read(oldFn, newFn, comparison) {

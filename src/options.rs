@@ -54,6 +54,8 @@ pub enum OptionsObject {
     OpenFeatureClient,
     /// `MigratorBuilder#background(options)`.
     MigratorBackground,
+    /// `MigratorBuilder#mismatches(options)`.
+    MigratorMismatches,
 }
 
 /// An operation's options (`OperationOptions`).
@@ -75,6 +77,7 @@ impl OptionsObject {
             OptionsObject::LaunchDarklyBigSegmentStore => "launchDarklyBigSegmentStore",
             OptionsObject::OpenFeatureClient => "openFeatureClient",
             OptionsObject::MigratorBackground => "MigratorBuilder#background",
+            OptionsObject::MigratorMismatches => "MigratorBuilder#mismatches",
         }
     }
 
@@ -118,6 +121,7 @@ impl OptionsObject {
             OptionsObject::LaunchDarklyBigSegmentStore => &[BigSegmentsConfig::QUERY_TIMEOUT_MS],
             OptionsObject::OpenFeatureClient => &["provider"],
             OptionsObject::MigratorBackground => &["maxInFlight", "waitUntil"],
+            OptionsObject::MigratorMismatches => &["keep", "maxDifferences", "onMismatch"],
         }
     }
 

@@ -14,7 +14,10 @@ use super::signal::{AbortController, AbortSignal};
 use super::value::got;
 use crate::error::Error;
 use crate::host::Host;
-use crate::migration::{Comparison, MigratorBuilder, OriginFn, ReadOrigins, WriteOrigins};
+use super::mismatches::{JsExplainer, JsMismatchListener};
+use crate::migration::{
+    Comparison, MigratorBuilder, MismatchListener, MismatchSettings, OriginFn, ReadOrigins, WriteOrigins,
+};
 
 #[wasm_bindgen]
 pub struct WasmMigratorBuilder {
@@ -88,6 +91,25 @@ impl WasmMigratorBuilder {
             })?)
         };
         Ok(self.inner.borrow_mut().background(max)?)
+    }
+
+    /// `mismatches({ keep, maxDifferences, onMismatch })`, each undefined for its default (the
+    /// facade checked the names and that `onMismatch` is a function).
+    pub fn mismatches(&self, keep: JsValue, max_differences: JsValue, on_mismatch: JsValue) -> Result<(), JsValue> {
+        let number = |value: &JsValue, name: &str| -> Result<Option<f64>, Error> {
+            if value.is_undefined() {
+                return Ok(None);
+            }
+            value.as_f64().map(Some).ok_or_else(|| Error::Type(format!("mismatches: {name} must be a number, {}", got(value))))
+        };
+        let settings = MismatchSettings::new(number(&keep, "keep")?, number(&max_differences, "maxDifferences")?)?;
+        let listener: Option<Rc<dyn MismatchListener<JsValue>>> = if on_mismatch.is_undefined() {
+            None
+        } else {
+            Some(Rc::new(JsMismatchListener(function(&on_mismatch, "mismatches: onMismatch")?)))
+        };
+        self.inner.borrow_mut().mismatches(settings, Rc::new(JsExplainer), listener);
+        Ok(())
     }
 
     /// Records into the instruments js/metrics.js created from a Meter (migration table order).

@@ -189,5 +189,6 @@ codes! {
         LaunchDarklyBigSegmentStore = 7,
         OpenFeatureClient = 8,
         MigratorBackground = 9,
+        MigratorMismatches = 10,
     }
 }

@@ -20,6 +20,7 @@ mod intern;
 mod manager;
 mod meter;
 mod migrator;
+mod mismatches;
 mod native_store;
 mod op_tracker;
 mod options;
