@@ -13,6 +13,7 @@
 //! - `js` (wasm32 only): the bindings that turn JavaScript values into core types and back.
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing))]
 
+pub mod diff;
 pub mod error;
 pub mod host;
 pub mod metrics;
