@@ -38,4 +38,8 @@ impl<S: Structure> Comparison<S::Value> for SameStructure<S> {
     fn compare(&self, old: &S::Value, new: &S::Value) -> Result<bool, S::Value> {
         Ok(same_structure(&self.structure, old, new, &self.ignore, self.bounds).answer())
     }
+
+    fn ignore(&self) -> Option<&Ignore> {
+        Some(&self.ignore)
+    }
 }

@@ -37,6 +37,7 @@ fn object_of(code: OptionsOf) -> OptionsObject {
         OptionsOf::LaunchDarklyBigSegmentStore => OptionsObject::LaunchDarklyBigSegmentStore,
         OptionsOf::OpenFeatureClient => OptionsObject::OpenFeatureClient,
         OptionsOf::MigratorBackground => OptionsObject::MigratorBackground,
+        OptionsOf::SameStructure => OptionsObject::SameStructure,
     }
 }
 
