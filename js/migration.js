@@ -2,6 +2,7 @@
 import * as wasm from './wasm/cutover.js';
 import { Hint, OptionsOf } from './wasm/cutover.js';
 import { stage } from './bridge/answers.js';
+import { nativeComparison } from './diff.js';
 import { instrumentsOf, MIGRATION } from './metrics.js';
 import { describe, INNER, LastString, LD_SHAPED, OLD_FIRST, read } from './util.js';
 
@@ -202,7 +203,10 @@ export class MigratorBuilder {
     return this;
   }
   read(oldFn, newFn, comparison) {
-    this.#inner.read(oldFn, newFn, comparison);
+    // `sameStructure`'s functions are run by the core itself (src/js/same_structure.rs).
+    const native = nativeComparison(comparison);
+    if (native === undefined) this.#inner.read(oldFn, newFn, comparison);
+    else this.#inner.readSameStructure(oldFn, newFn, comparison, native);
     return this;
   }
   write(oldFn, newFn) {

@@ -30,5 +30,14 @@ pub use util::text;
 #[cfg(target_arch = "wasm32")]
 mod js;
 
+/// Natively, for their tests: the bindings' parts that are plain Rust (the codes, and the tape's
+/// reader).
+#[cfg(all(test, not(target_arch = "wasm32")))]
+#[allow(dead_code)]
+mod js {
+    pub mod codes;
+    pub mod tape;
+}
+
 #[cfg(test)]
 pub mod testing;

@@ -2,10 +2,12 @@
 //! can build cycles, shared references and hostile values (throwing getters, revoked proxies),
 //! and compare identities. The arena counts the reads made through it.
 
+use std::borrow::Cow;
 use std::cell::Cell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
+use super::bounds::Limit;
 use super::structure::{Shape, Structure};
 
 /// A reference to a test value.
@@ -39,6 +41,8 @@ pub enum Node {
     Revoked,
     /// An object whose key listing throws (a proxy's `ownKeys` trap).
     KeysThrow,
+    /// Where the host's own copy of a value stopped (a host that reads values ahead, bounded).
+    Cut(Limit),
 }
 
 #[derive(Debug, Default)]
@@ -92,6 +96,10 @@ impl Arena {
 
     pub fn keys_throw(&mut self) -> Val {
         self.add(Node::KeysThrow)
+    }
+
+    pub fn cut(&mut self, limit: Limit) -> Val {
+        self.add(Node::Cut(limit))
     }
 
     /// Sets (or adds, last) `key` of the object `object`.
@@ -155,8 +163,9 @@ fn read(slot: Option<&Slot>) -> Result<Val, Val> {
 
 impl Structure for Arena {
     type Value = Val;
+    type Key = String;
 
-    fn shape(&self, value: &Val, key_limit: usize) -> Result<Shape, Val> {
+    fn shape(&self, value: &Val, key_limit: usize) -> Result<Shape<'_, String>, Val> {
         self.reads.set(self.reads.get() + 1);
         Ok(match value {
             Val::Undefined => Shape::Undefined,
@@ -167,20 +176,24 @@ impl Structure for Arena {
             Val::Ref(_) => match self.node(value) {
                 Some(Node::Array(items)) => Shape::Array(items.len()),
                 Some(Node::Object(entries, _)) if entries.len() > key_limit => Shape::LargeObject,
-                Some(Node::Object(entries, _)) => Shape::Object(entries.iter().map(|(k, _)| k.clone()).collect()),
+                Some(Node::Object(entries, _)) => {
+                    Shape::Object(Cow::Owned(entries.iter().map(|(k, _)| k.clone()).collect()))
+                }
                 Some(Node::Date(time)) => Shape::Date(*time),
                 Some(Node::Other) => Shape::Other,
                 Some(Node::Revoked) => return Err(s("TypeError: revoked")),
                 Some(Node::KeysThrow) => return Err(s("TypeError: ownKeys")),
+                Some(Node::Cut(limit)) => Shape::Cut(*limit),
                 None => return Err(s("no such node")),
             },
         })
     }
 
-    fn property(&self, object: &Val, key: &str) -> Result<Val, Val> {
+    fn property(&self, object: &Val, key: &String, at: usize) -> Result<Val, Val> {
         self.reads.set(self.reads.get() + 1);
         match self.node(object) {
             Some(Node::Object(entries, places)) => {
+                assert_eq!(places.get(key), Some(&at), "the walk names the key's position");
                 read(places.get(key).and_then(|&at| entries.get(at)).map(|(_, v)| v))
             }
             Some(Node::Revoked) => Err(s("TypeError: revoked")),
@@ -206,5 +219,9 @@ impl Structure for Arena {
             (Val::Ref(x), Val::Ref(y)) => x == y,
             _ => false,
         }
+    }
+
+    fn key_text<'k>(&'k self, key: &'k String) -> &'k str {
+        key
     }
 }

@@ -469,6 +469,26 @@ fn the_walk_keeps_its_own_stack_so_raised_bounds_compare_a_ten_thousand_deep_tre
 }
 
 #[test]
+fn a_value_the_host_did_not_read_is_a_bound_hit_where_the_walk_reaches_it() {
+    let mut arena = Arena::new();
+    let (depth, nodes) = (arena.cut(Limit::Depth), arena.cut(Limit::Nodes));
+    let old = arena.object(vec![("a", n(1.0)), ("b", depth.clone())]);
+    let new = arena.object(vec![("a", n(1.0)), ("b", s("x"))]);
+    let hit = |limit, path: &str| Sameness::TooLarge(BoundHit { limit, path: path.into() });
+    assert_eq!(same(&arena, &old, &new, &[]), hit(Limit::Depth, "/b"));
+    assert_eq!(same(&arena, &depth, &depth, &[]), Sameness::Same, "the same reference is not read");
+    assert_eq!(same(&arena, &n(1.0), &nodes, &[]), hit(Limit::Nodes, ""));
+    assert_eq!(same(&arena, &old, &new, &["/b"]), Sameness::Same, "an ignored cut is never reached");
+    let explanation = explain_with(&arena, &old, &new, &[], 16);
+    assert_eq!((explanation.differences.len(), explanation.truncated), (0, true));
+    assert_eq!(explanation.bound, Some(BoundHit { limit: Limit::Depth, path: "/b".into() }));
+    let first = arena.object(vec![("a", n(2.0)), ("b", nodes)]);
+    let explanation = explain_with(&arena, &first, &new, &[], 16);
+    assert_eq!(explanation.differences.iter().map(|d| d.path.as_str()).collect::<Vec<_>>(), ["/a"]);
+    assert_eq!(explanation.bound, Some(BoundHit { limit: Limit::Nodes, path: "/b".into() }));
+}
+
+#[test]
 fn the_node_bound_counts_positions_and_stops_the_explanation() {
     let mut arena = Arena::new();
     let old = arena.json(&json!([1, 2, 3, 4, 5]));
@@ -587,7 +607,8 @@ fn the_comparison_answers_false_for_unreadable_and_too_large_pairs() {
     assert_eq!(comparison.compare(&deep, &deep2), Ok(false));
     assert_eq!(comparison.compare(&r1, &r1), Ok(true));
     assert_eq!(comparison.compare(&n(1.0), &n(1.0)), Ok(true));
-    assert!(comparison.ignore().is_empty());
+    assert!(SameStructure::ignore(&comparison).is_empty());
+    assert!(Comparison::ignore(&comparison).is_some_and(Ignore::is_empty), "the migration core sees its patterns");
 }
 
 // ---------------------------------------------------------------------------------------------

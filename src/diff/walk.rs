@@ -15,7 +15,12 @@
 //! 4. [`Structure::identical`] settles the pair when it can (the same reference, the same
 //!    string): equal, unread;
 //! 5. otherwise each side's [`Shape`] decides: primitives, dates and other objects are
-//!    compared at once; two arrays or two plain objects become a frame whose children come next.
+//!    compared at once; two arrays or two plain objects become a frame whose children come next;
+//!    a side the host did not read ([`Shape::Cut`]: its own copy of the value stopped at a
+//!    bound) ends the walk with that bound hit, as if the walk had hit it there.
+//!
+//! Keys are the host's ([`Structure::Key`]): each child position knows its key's position
+//! among each side's keys, so the host is asked for `object[key]` by position too.
 //!
 //! **Failed reads.** A read that fails (a shape, a property, an element) makes its position a
 //! difference of kind `type`, with what the host threw in [`Difference::unreadable`]; a key only
@@ -33,7 +38,8 @@
 //! than 64 levels (beyond the default depth bound anyway) walks until the depth bound, as does a
 //! value cyclic on one side only.
 
-use std::collections::HashSet;
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
 
 use super::bounds::{BoundHit, Bounds, Limit};
 use super::difference::{Difference, DifferenceKind, Unreadable};
@@ -70,10 +76,10 @@ enum Side<V> {
 }
 
 /// Two containers being compared: their children are the positions the walk takes next.
-struct Frame<V> {
+struct Frame<'a, V, K: Clone> {
     old: V,
     new: V,
-    children: Children,
+    children: Children<'a, K>,
     /// How many child positions there are, and the next one to take.
     count: usize,
     next: usize,
@@ -81,9 +87,9 @@ struct Frame<V> {
     states: States,
 }
 
-enum Children {
+enum Children<'a, K: Clone> {
     Array { old_len: usize, new_len: usize },
-    Object { old: Vec<String>, new: Vec<String>, members: Members },
+    Object { old: Cow<'a, [K]>, new: Cow<'a, [K]>, members: Members },
 }
 
 /// Which of the old keys the new value has, and which keys only the new value has.
@@ -91,53 +97,56 @@ enum Members {
     /// The same keys in the same order.
     Same,
     Mixed {
-        /// For each old key, whether the new value has it.
-        in_new: Vec<bool>,
+        /// For each old key, its position among the new keys, if the new value has it.
+        in_new: Vec<Option<usize>>,
         /// Indices into the new keys of the keys the old value lacks, in the new value's order.
         new_only: Vec<usize>,
     },
 }
 
-/// A child position of a frame: its segment and which sides have it.
-struct Slot<'f> {
-    key: Result<&'f str, usize>,
-    in_old: bool,
-    in_new: bool,
+/// A child position of a frame: its segment (a key, or an array index), and its position on
+/// each side that has it (an index into that side's keys, or the array index).
+struct Slot<'f, K> {
+    key: Result<&'f K, usize>,
+    old: Option<usize>,
+    new: Option<usize>,
 }
 
-impl<V> Frame<V> {
-    fn slot(&self, index: usize) -> Option<Slot<'_>> {
+impl<V, K: Clone + Eq> Frame<'_, V, K> {
+    fn slot(&self, index: usize) -> Option<Slot<'_, K>> {
         match &self.children {
-            Children::Array { old_len, new_len } => {
-                Some(Slot { key: Err(index), in_old: index < *old_len, in_new: index < *new_len })
-            }
+            Children::Array { old_len, new_len } => Some(Slot {
+                key: Err(index),
+                old: (index < *old_len).then_some(index),
+                new: (index < *new_len).then_some(index),
+            }),
             Children::Object { old, new, members } => {
                 if let Some(key) = old.get(index) {
-                    let in_new = match members {
-                        Members::Same => true,
-                        Members::Mixed { in_new, .. } => in_new.get(index).copied().unwrap_or(false),
+                    let new = match members {
+                        Members::Same => Some(index),
+                        Members::Mixed { in_new, .. } => in_new.get(index).copied().flatten(),
                     };
-                    return Some(Slot { key: Ok(key), in_old: true, in_new });
+                    return Some(Slot { key: Ok(key), old: Some(index), new });
                 }
                 let Members::Mixed { new_only, .. } = members else { return None };
-                let at = new_only.get(index.checked_sub(old.len())?)?;
-                Some(Slot { key: Ok(new.get(*at)?), in_old: false, in_new: true })
+                let at = *new_only.get(index.checked_sub(old.len())?)?;
+                Some(Slot { key: Ok(new.get(at)?), old: None, new: Some(at) })
             }
         }
     }
 
     /// The segment of the child position taken last.
-    fn current(&self) -> Option<Segment> {
+    fn current<S: Structure<Key = K>>(&self, structure: &S) -> Option<Segment> {
         let slot = self.slot(self.next.checked_sub(1)?)?;
         Some(match slot.key {
-            Ok(key) => Segment::Key(key.to_owned()),
+            Ok(key) => Segment::Key(structure.key_text(key).to_owned()),
             Err(index) => Segment::Index(index),
         })
     }
 
     /// Whether `children` could be this pair's: two arrays of the same lengths, or two objects
     /// with the same keys in the same order (compared here, without asking the host).
-    fn could_be(&self, children: &Children) -> bool {
+    fn could_be(&self, children: &Children<'_, K>) -> bool {
         match (&self.children, children) {
             (Children::Array { old_len: a, new_len: b }, Children::Array { old_len: c, new_len: d }) => {
                 a == c && b == d
@@ -155,7 +164,7 @@ pub struct Walk<'a, S: Structure> {
     bounds: Bounds,
     /// Whether the value of a key or index only one side has is read (for an explanation).
     read_lone: bool,
-    frames: Vec<Frame<S::Value>>,
+    frames: Vec<Frame<'a, S::Value, S::Key>>,
     /// Positions compared so far.
     visited: usize,
     /// Keys held by open object frames whose positions are still to come: the walk hands the
@@ -206,8 +215,11 @@ impl<'a, S: Structure> Walk<'a, S> {
     fn step(&self, index: usize) -> Option<States> {
         let frame = self.frames.last()?;
         let slot = frame.slot(index)?;
+        if frame.states.is_empty() {
+            return Some(States::new());
+        }
         let step = match slot.key {
-            Ok(key) => self.ignore.key(&frame.states, key),
+            Ok(key) => self.ignore.key(&frame.states, self.structure.key_text(key)),
             Err(index) => self.ignore.index(&frame.states, index),
         };
         match step {
@@ -233,20 +245,18 @@ impl<'a, S: Structure> Walk<'a, S> {
     fn read(&self, index: usize) -> (Side<S::Value>, Side<S::Value>) {
         let Some(frame) = self.frames.last() else { return (Side::Absent, Side::Absent) };
         let Some(slot) = frame.slot(index) else { return (Side::Absent, Side::Absent) };
-        let read = |parent: &S::Value, present: bool, wanted: bool| {
-            if !present {
-                return Side::Absent;
-            }
+        let read = |parent: &S::Value, at: Option<usize>, wanted: bool| {
+            let Some(at) = at else { return Side::Absent };
             if !wanted {
                 return Side::Present(None);
             }
             Side::Present(Some(match slot.key {
-                Ok(key) => self.structure.property(parent, key),
+                Ok(key) => self.structure.property(parent, key, at),
                 Err(index) => self.structure.element(parent, index),
             }))
         };
-        let both = slot.in_old && slot.in_new;
-        (read(&frame.old, slot.in_old, both || self.read_lone), read(&frame.new, slot.in_new, both || self.read_lone))
+        let both = slot.old.is_some() && slot.new.is_some();
+        (read(&frame.old, slot.old, both || self.read_lone), read(&frame.new, slot.new, both || self.read_lone))
     }
 
     /// One position whose sides have been read.
@@ -298,6 +308,9 @@ impl<'a, S: Structure> Walk<'a, S> {
             }
         };
         let kind = match (sa, sb) {
+            (Shape::Cut(limit), _) | (_, Shape::Cut(limit)) => {
+                return Some(End::Bound(BoundHit { limit, path: self.path().pointer() }));
+            }
             (Shape::Undefined, Shape::Undefined) | (Shape::Null, Shape::Null) => return None,
             (Shape::Boolean(x), Shape::Boolean(y)) if x == y => return None,
             (Shape::Number(x), Shape::Number(y)) | (Shape::Date(x), Shape::Date(y)) if same_number(x, y) => {
@@ -326,7 +339,7 @@ impl<'a, S: Structure> Walk<'a, S> {
     }
 
     /// Opens two containers of the same kind, unless the same pair is already open.
-    fn open(&mut self, old: S::Value, new: S::Value, children: Children, states: States) -> Option<End> {
+    fn open(&mut self, old: S::Value, new: S::Value, children: Children<'a, S::Key>, states: States) -> Option<End> {
         let structure = self.structure;
         let open_already = self.frames.iter().rev().take(CYCLE_WINDOW).any(|frame| {
             frame.could_be(&children) && structure.identical(&frame.old, &old) && structure.identical(&frame.new, &new)
@@ -356,7 +369,7 @@ impl<'a, S: Structure> Walk<'a, S> {
 
     /// The current position.
     fn path(&self) -> Path {
-        Path::new(self.frames.iter().filter_map(Frame::current).collect())
+        Path::new(self.frames.iter().filter_map(|frame| frame.current(self.structure)).collect())
     }
 
     fn report(
@@ -386,19 +399,23 @@ fn split<V>(side: Option<Result<V, V>>) -> (Option<V>, Option<V>) {
 }
 
 /// Which keys the two objects share (see [`Members`]). A key listed twice (which no JavaScript
-/// object does, but a hostile host might) is compared twice on the old side and added once.
-fn members(old: &[String], new: &[String]) -> Members {
+/// object does, but a hostile host might) is compared twice on the old side (with the new side's
+/// first one) and added once.
+fn members<K: Eq + std::hash::Hash>(old: &[K], new: &[K]) -> Members {
     if old == new {
         return Members::Same;
     }
-    let new_keys: HashSet<&str> = new.iter().map(String::as_str).collect();
-    let old_keys: HashSet<&str> = old.iter().map(String::as_str).collect();
-    let in_new = old.iter().map(|key| new_keys.contains(key.as_str())).collect();
+    let mut new_at: HashMap<&K, usize> = HashMap::with_capacity(new.len());
+    for (at, key) in new.iter().enumerate() {
+        new_at.entry(key).or_insert(at);
+    }
+    let old_keys: HashSet<&K> = old.iter().collect();
+    let in_new = old.iter().map(|key| new_at.get(key).copied()).collect();
     let mut seen = HashSet::new();
     let new_only = new
         .iter()
         .enumerate()
-        .filter(|(_, key)| !old_keys.contains(key.as_str()) && seen.insert(key.as_str()))
+        .filter(|(_, key)| !old_keys.contains(key) && seen.insert(*key))
         .map(|(at, _)| at)
         .collect();
     Members::Mixed { in_new, new_only }

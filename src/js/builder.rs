@@ -10,6 +10,7 @@ use super::client::JsClient;
 use super::host::js_host;
 use super::migrator::WasmMigrator;
 use super::origin::{function, JsComparison, JsOrigin};
+use super::same_structure::WasmSameStructure;
 use super::signal::{AbortController, AbortSignal};
 use super::value::got;
 use crate::error::Error;
@@ -130,6 +131,24 @@ impl WasmMigratorBuilder {
             Some(Rc::new(JsComparison(function(&comparison, "read: comparison")?)))
         };
         self.inner.borrow_mut().read(ReadOrigins { old, new, comparison });
+        Ok(())
+    }
+
+    /// `read(old, new, comparison)` where `comparison` is a function `sameStructure` returned and
+    /// `native` its core: the migrator then runs the walk itself, calling no JavaScript function
+    /// per check (trackers that call comparisons themselves still get `comparison`).
+    #[wasm_bindgen(js_name = readSameStructure)]
+    pub fn read_same_structure(
+        &self,
+        old: JsValue,
+        new: JsValue,
+        comparison: JsValue,
+        native: &WasmSameStructure,
+    ) -> Result<(), JsValue> {
+        let old = self.origin(&old, "read: oldFn")?;
+        let new = self.origin(&new, "read: newFn")?;
+        let comparison = native.comparison(function(&comparison, "read: comparison")?);
+        self.inner.borrow_mut().read(ReadOrigins { old, new, comparison: Some(Rc::new(comparison)) });
         Ok(())
     }
 

@@ -66,7 +66,8 @@ pub trait Comparison<V> {
     fn handle(&self) -> Option<&V> {
         None
     }
-    /// The patterns a mismatch of this comparison is explained with (`sameStructure({ ignore })`).
+    /// A `sameStructure` comparison's `ignore` patterns: the mismatches it finds are explained
+    /// with them. `None` for any other comparison.
     fn ignore(&self) -> Option<&crate::diff::Ignore> {
         None
     }
