@@ -281,6 +281,7 @@ function assertStatsAgree(stats, events) {
     assert.deepEqual({ ...s.consistency }, {
       checked: checks.length,
       consistent: checks.filter((c) => c.value === true).length,
+      paths: {},
     }, `${op}.consistency`);
   }
 }
