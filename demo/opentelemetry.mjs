@@ -54,5 +54,15 @@ export async function runOpenTelemetrySection({ out, style, metrics, results }) 
   const mark = agree ? style.green('✓') : style.red('✗');
   out.write(`  ${mark} operations per stage agree with migrator.stats(): ` +
     Object.entries(results.opsByStage).map(([s, n]) => `${s} ${fmtInt(perStage[s] ?? 0)}/${fmtInt(n)}`).join(' · ') + '\n');
+  // The Differences section's mismatches carry the path of their first difference.
+  const byPath = {};
+  for (const p of byName.get('cutover.migration.consistency.mismatches')?.dataPoints ?? []) {
+    const path = p.attributes['cutover.mismatch.path'];
+    if (path !== undefined) byPath[path] = (byPath[path] ?? 0) + valueOf(p);
+  }
+  if (Object.keys(byPath).length) {
+    out.write(`  cutover.migration.consistency.mismatches by cutover.mismatch.path (first difference): ` +
+      Object.entries(byPath).sort(([, a], [, b]) => b - a).map(([path, n]) => `${path} ${fmtInt(n)}`).join(' · ') + '\n');
+  }
   out.write(style.dim('  attributes: feature_flag.key, cutover.migration.stage/.operation/.origin, error.type — never a context key') + '\n');
 }

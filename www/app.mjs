@@ -6,7 +6,8 @@
 import { createChart } from './chart.mjs';
 import { $, fmtAxis, fmtInt, fmtMs, fmtPct, fmtRate, show, sleep, TICK_MS, WINDOW } from './dom.mjs';
 import { startBigSegments } from './segments-panel.mjs';
-import { knobs, oldOrigin, newOrigin, sameRecord, records, KEYS, keyOf } from './sim.mjs';
+import { createDifferencesPanel, KEEP } from './differences-panel.mjs';
+import { knobs, oldOrigin, newOrigin, nextRecord, records, KEYS, keyOf } from './sim.mjs';
 
 const FLAG = 'kv-store-migration';
 const CONCURRENCY = 8; // simulated clients, each one operation at a time
@@ -56,7 +57,7 @@ async function main() {
 // ---------------------------------------------------------------------------------------------
 // Migration
 
-function startMigration({ MigratorBuilder }) {
+function startMigration({ MigratorBuilder, sameStructure }) {
   const flag = { stage: 'shadow', version: 1, order: 'parallel' };
   // Not flag values: how this page builds its migrator (the switch and slider rebuild it).
   const mode = { background: false, maxInFlight: 100 };
@@ -88,11 +89,15 @@ function startMigration({ MigratorBuilder }) {
     promise.then(() => background.inFlight--);
   };
 
+  // The comparison is the Differences panel's `sameStructure({ ignore })`; applying a new ignore
+  // list rebuilds the migrator with it.
+  const differences = createDifferencesPanel({ sameStructure, rebuild: () => { migrator = build(); } });
   const build = () => {
     let builder = new MigratorBuilder(client)
       .readExecutionOrder(flag.order)
-      .read((key, signal) => oldOrigin.read(key, signal), (key, signal) => newOrigin.read(key, signal), sameRecord)
-      .write((p, signal) => oldOrigin.write(p, signal), (p, signal) => newOrigin.write(p, signal));
+      .read((key, signal) => oldOrigin.read(key, signal), (key, signal) => newOrigin.read(key, signal), differences.comparison())
+      .write((p, signal) => oldOrigin.write(p, signal), (p, signal) => newOrigin.write(p, signal))
+      .mismatches({ keep: KEEP });
     if (mode.background) builder = builder.background({ maxInFlight: mode.maxInFlight, waitUntil });
     return builder.build();
   };
@@ -117,7 +122,7 @@ function startMigration({ MigratorBuilder }) {
           if (!result.success) totals.failedSinceTick++;
         } else {
           const current = records.get(key);
-          const record = { plan: Math.random() < 0.5 ? 'free' : 'pro', version: current.version + 1 };
+          const record = nextRecord(current, Math.random() < 0.5 ? 'free' : 'pro');
           const started = performance.now();
           const result = await m.write(FLAG, context, 'off', { key, record });
           caller.write.push(performance.now() - started);
@@ -328,6 +333,7 @@ function startMigration({ MigratorBuilder }) {
     $('consistency-rate').dataset.level = rate == null ? 'none' : rate >= 0.99 ? 'good' : rate >= 0.9 ? 'warn' : 'bad';
 
     for (const chart of Object.values(charts)) chart.update(history);
+    differences.update(read, migrator);
   }
   setInterval(tick, TICK_MS);
 

@@ -5,9 +5,13 @@
 export const knobs = {
   oldLatencyMs: 40,
   newLatencyMs: 15,
-  mismatchRate: 0.02, // share of new-origin reads that return a stale copy
+  mismatchRate: 0.02, // share of new-origin reads that return a stale copy (/version)
+  driftRate: 0.1, // share of new-origin reads stamped by a clock that runs ahead (/updatedAt)
   errorRate: 0.01, // share of new-origin calls that fail
 };
+
+/** One record in ROUNDED_EVERY has its prices rounded to whole units in the new store (/items/*\/price). */
+export const ROUNDED_EVERY = 25;
 
 const sleep = (ms, signal) =>
   new Promise((resolve, reject) => {
@@ -29,9 +33,19 @@ export const keyOf = (i) => `user:${String(i).padStart(4, '0')}`;
 
 /** The records both origins serve (the new store is a copy of the old one, kept by dual writes). */
 export const records = new Map();
-for (let i = 0; i < KEYS; i++) records.set(keyOf(i), { plan: i % 3 ? 'free' : 'pro', version: 1 });
+{
+  const loaded = Date.now();
+  for (let i = 0; i < KEYS; i++) {
+    const items = [];
+    for (let j = 0; j < 1 + (i % 3); j++) items.push({ sku: `SKU-${100 + ((i + 7 * j) % 60)}`, price: ((3 * i + 5 * j) % 20) + 0.99, qty: 1 + (j % 2) });
+    records.set(keyOf(i), { plan: i % 3 ? 'free' : 'pro', version: 1, updatedAt: new Date(loaded - i * 60_000).toISOString(), items });
+  }
+}
 
-export const sameRecord = (a, b) => a?.version === b?.version && a?.plan === b?.plan;
+/** A record as the next write stores it: a new plan and version, stamped now. */
+export const nextRecord = (current, plan) => ({ ...current, plan, version: current.version + 1, updatedAt: new Date().toISOString() });
+
+const rounded = (key) => Number(key.slice(key.indexOf(':') + 1)) % ROUNDED_EVERY === 0;
 
 /** The legacy store: slow and right. */
 export const oldOrigin = {
@@ -55,8 +69,14 @@ export const newOrigin = {
   async read(key, signal) {
     await sleep(draw(knobs.newLatencyMs), signal);
     if (Math.random() < knobs.errorRate) throw new StoreUnavailable('new store: connection reset');
-    const record = records.get(key);
-    if (record && Math.random() < knobs.mismatchRate) return { ...record, version: record.version - 1 };
+    let record = records.get(key);
+    if (!record) return record;
+    // Three ways of differing, each at its own path: a stale copy, a clock ahead, a backfill bug.
+    if (Math.random() < knobs.mismatchRate) record = { ...record, version: record.version - 1 };
+    if (Math.random() < knobs.driftRate) {
+      record = { ...record, updatedAt: new Date(Date.parse(record.updatedAt) + 200 + Math.floor(2800 * Math.random())).toISOString() };
+    }
+    if (rounded(key)) record = { ...record, items: record.items.map((item) => ({ ...item, price: Math.round(item.price) })) };
     return record;
   },
   async write({ key, record }, signal) {

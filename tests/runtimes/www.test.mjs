@@ -251,6 +251,76 @@ describe('www dashboard in headless Chromium', { skip, timeout: 60_000 }, () => 
     await setRange('max-in-flight', 100);
   });
 
+  it('the Differences panel counts paths, lists mismatches with their differences, and ignores a path', async (t) => {
+    if (needPage(t)) return;
+    await setStage('shadow');
+    await setRange('mismatch-rate', 2);
+    const KINDS = ['changed', 'added', 'removed', 'type'];
+    /** '/items/2/price' → '/items/*\/price', as stats().read.consistency.paths counts it. */
+    const normalise = (path) => path.replace(/\/(0|[1-9]\d*)(?=\/|$)/g, '/*');
+    const paths = () => page.locator('[data-testid="diff-paths"] tbody tr[data-path]')
+      .evaluateAll((rows) => rows.map((tr) => ({ path: tr.dataset.path, count: Number(tr.dataset.count) })));
+    const mismatches = () => page.locator('[data-testid="mismatches"] > li[data-stage]').evaluateAll((items) => items.map((li) => ({
+      stage: li.dataset.stage,
+      differences: [...li.querySelectorAll('li[data-path]')].map((d) => ({ path: d.dataset.path, kind: d.dataset.kind, text: d.textContent })),
+    })));
+    assert.equal(await text('diff-comparison'), 'sameStructure()');
+    assert.equal(await text('diff-keep'), '20');
+
+    // The simulated new store differs at /updatedAt, /version and /items/*/price (and a read that
+    // races a write at /plan or /version).
+    const counted = await until('paths with counts', paths,
+      (rows) => rows.length >= 2 && rows.every((r) => r.count > 0) && rows.some((r) => r.path === '/updatedAt'));
+    for (const { path } of counted) assert.match(path, /^(\/[^/]*)+$|^_OTHER$/, `${path} is a JSON Pointer`);
+    const sorted = counted.map((r) => r.count);
+    assert.deepEqual(sorted, sorted.slice().sort((a, b) => b - a), 'paths by count, the most frequent first');
+    assert.ok(await value('diff-mismatched') > 0);
+    const listed = await until('mismatches with differences', mismatches, (list) => list.length > 0 && list.every((m) => m.differences.length > 0));
+    for (const m of listed) {
+      assert.equal(m.stage, 'shadow');
+      for (const d of m.differences) {
+        assert.ok(KINDS.includes(d.kind), d.kind);
+        assert.match(d.text, /→/, 'old → new');
+      }
+    }
+
+    // Ignore the most frequent path: the comparison is rebuilt, and that path is counted no more.
+    const top = counted[0].path;
+    await page.fill('[data-testid="ignore-input"]', top);
+    await page.click('[data-testid="ignore-apply"]');
+    assert.equal(await text('diff-comparison'), `sameStructure({ ignore: ['${top}'] })`);
+    assert.equal(await page.locator('[data-testid="ignore-error"]').isVisible(), false);
+    const others = await until('other paths counted after the ignore', paths, (rows) => rows.length > 0);
+    assert.ok(!others.some((r) => r.path === top), `${top} is not counted after it is ignored: ${JSON.stringify(others)}`);
+    await until('mismatches after the ignore', mismatches, (list) => list.length > 0);
+    await waitTicks(2);
+    const later = await paths();
+    assert.ok(later.length > 0 && !later.some((r) => r.path === top), `${top} still absent: ${JSON.stringify(later)}`);
+    for (const m of await mismatches()) {
+      assert.ok(m.differences.length > 0);
+      for (const d of m.differences) assert.notEqual(normalise(d.path), top, `a new mismatch differs at ${d.path}`);
+    }
+
+    // Not a JSON Pointer: the panel shows the TypeError, and the running comparison stays.
+    await page.fill('[data-testid="ignore-input"]', 'updatedAt');
+    await page.press('[data-testid="ignore-input"]', 'Enter');
+    const error = page.locator('[data-testid="ignore-error"]');
+    await until('the ignore error', () => error.isVisible(), (v) => v);
+    assert.match(await error.textContent(), /^TypeError: .*ignore.*JSON Pointer/, 'the TypeError names the option');
+    assert.equal(await page.locator('[data-testid="ignore-input"]').getAttribute('aria-invalid'), 'true');
+    assert.equal(await text('diff-comparison'), `sameStructure({ ignore: ['${top}'] })`);
+    assert.equal(await text('wasm-status'), 'running');
+    const before = await value('ops-total');
+    await waitTicks(1);
+    assert.ok(await value('ops-total') > before, 'the page runs on');
+
+    // Valid again: the error goes away (the screenshot shows the panel with the ignore applied).
+    await page.fill('[data-testid="ignore-input"]', top);
+    await page.click('[data-testid="ignore-apply"]');
+    assert.equal(await error.isVisible(), false);
+    assert.deepEqual(problems, []);
+  });
+
   it("stage 'off' stops calls to the new origin and consistency checks", async (t) => {
     if (needPage(t)) return;
     await setStage('off');
@@ -283,6 +353,8 @@ describe('www dashboard in headless Chromium', { skip, timeout: 60_000 }, () => 
     assert.ok(await value('consistency-checked') > 0, 'live reads are compared again');
     assert.ok(await value('caller-read-p50') > 0, 'the caller panel shows the caller\'s latency');
     assert.ok(Number.isInteger(await value('read-shed')), 'and this tick\'s shed count');
+    await until('the Differences panel in live', () => page.locator('[data-testid="mismatches"] > li[data-stage="live"]').count(), (n) => n > 0);
+    assert.ok((await page.locator('[data-testid="diff-paths"] tbody tr[data-path]').count()) > 0, 'paths counted in live');
     mkdirSync(dirname(SCREENSHOT), { recursive: true });
     await page.screenshot({ path: SCREENSHOT, fullPage: true });
     assert.deepEqual(problems, []);
