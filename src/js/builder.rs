@@ -9,13 +9,13 @@ use wasm_bindgen::prelude::*;
 use super::client::JsClient;
 use super::host::js_host;
 use super::migrator::WasmMigrator;
+use super::mismatches::{JsExplainer, JsMismatchListener};
 use super::origin::{function, JsComparison, JsOrigin};
 use super::same_structure::WasmSameStructure;
 use super::signal::{AbortController, AbortSignal};
 use super::value::got;
 use crate::error::Error;
 use crate::host::Host;
-use super::mismatches::{JsExplainer, JsMismatchListener};
 use crate::migration::{
     Comparison, MigratorBuilder, MismatchListener, MismatchSettings, OriginFn, ReadOrigins, WriteOrigins,
 };
@@ -101,7 +101,10 @@ impl WasmMigratorBuilder {
             if value.is_undefined() {
                 return Ok(None);
             }
-            value.as_f64().map(Some).ok_or_else(|| Error::Type(format!("mismatches: {name} must be a number, {}", got(value))))
+            value
+                .as_f64()
+                .map(Some)
+                .ok_or_else(|| Error::Type(format!("mismatches: {name} must be a number, {}", got(value))))
         };
         let settings = MismatchSettings::new(number(&keep, "keep")?, number(&max_differences, "maxDifferences")?)?;
         let listener: Option<Rc<dyn MismatchListener<JsValue>>> = if on_mismatch.is_undefined() {
