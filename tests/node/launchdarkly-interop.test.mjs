@@ -599,7 +599,7 @@ test('the flag\'s checkRatio and samplingRatio decide sampling, as LaunchDarkly 
   assert.equal(s.read.old.invoked, 2 * N);
   assert.equal(s.read.new.invoked, 2 * N);
   assert.equal(s.read.old.latencyMs.count, 2 * N);
-  assert.deepEqual({ ...s.read.consistency }, { checked: N, consistent: N },
+  assert.deepEqual({ ...s.read.consistency }, { checked: N, consistent: N, paths: {} },
     'checked counts only the comparisons that actually ran');
 
   migrator.resetStats();
