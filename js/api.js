@@ -25,3 +25,4 @@ export {
   createMigration,
 } from './launchdarkly-migration.js';
 export { openFeatureClient } from './openfeature.js';
+export { sameStructure } from './diff.js';

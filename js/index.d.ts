@@ -9,3 +9,4 @@ export * from './types/clients.js';
 export * from './types/big-segments.js';
 export * from './types/hosts.js';
 export * from './types/launchdarkly.js';
+export * from './types/differences.js';

@@ -2,6 +2,7 @@
 import * as wasm from './wasm/cutover.js';
 import { Hint, OptionsOf } from './wasm/cutover.js';
 import { stage } from './bridge/answers.js';
+import { nativeComparison } from './diff.js';
 import { instrumentsOf, MIGRATION } from './metrics.js';
 import { describe, INNER, LastString, LD_SHAPED, OLD_FIRST, read } from './util.js';
 
@@ -143,6 +144,9 @@ class Migrator {
   settled() {
     return this.#inner.settled();
   }
+  mismatches() {
+    return this.#inner.mismatches();
+  }
 }
 
 export class MigratorBuilder {
@@ -188,8 +192,21 @@ export class MigratorBuilder {
     this.#waitUntil = waitUntil;
     return this;
   }
+  /** Explains every mismatch (a check whose comparison returned false) and keeps the last ones. */
+  mismatches(mismatchOptions) {
+    const opts = options(mismatchOptions, 'mismatches: options', OptionsOf.MigratorMismatches);
+    const onMismatch = read(opts, 'onMismatch');
+    if (onMismatch !== undefined && typeof onMismatch !== 'function') {
+      throw new TypeError(`mismatches: onMismatch must be a function, ${describe(onMismatch)}`);
+    }
+    this.#inner.mismatches(read(opts, 'keep'), read(opts, 'maxDifferences'), onMismatch);
+    return this;
+  }
   read(oldFn, newFn, comparison) {
-    this.#inner.read(oldFn, newFn, comparison);
+    // `sameStructure`'s functions are run by the core itself (src/js/same_structure.rs).
+    const native = nativeComparison(comparison);
+    if (native === undefined) this.#inner.read(oldFn, newFn, comparison);
+    else this.#inner.readSameStructure(oldFn, newFn, comparison, native);
     return this;
   }
   write(oldFn, newFn) {

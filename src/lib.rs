@@ -13,6 +13,7 @@
 //! - `js` (wasm32 only): the bindings that turn JavaScript values into core types and back.
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing))]
 
+pub mod diff;
 pub mod error;
 pub mod host;
 pub mod metrics;
@@ -28,6 +29,15 @@ pub use util::text;
 
 #[cfg(target_arch = "wasm32")]
 mod js;
+
+/// Natively, for their tests: the bindings' parts that are plain Rust (the codes, and the tape's
+/// reader).
+#[cfg(all(test, not(target_arch = "wasm32")))]
+#[allow(dead_code)]
+mod js {
+    pub mod codes;
+    pub mod tape;
+}
 
 #[cfg(test)]
 pub mod testing;

@@ -54,6 +54,10 @@ pub enum OptionsObject {
     OpenFeatureClient,
     /// `MigratorBuilder#background(options)`.
     MigratorBackground,
+    /// `MigratorBuilder#mismatches(options)`.
+    MigratorMismatches,
+    /// `sameStructure(options)`.
+    SameStructure,
 }
 
 /// An operation's options (`OperationOptions`).
@@ -75,6 +79,8 @@ impl OptionsObject {
             OptionsObject::LaunchDarklyBigSegmentStore => "launchDarklyBigSegmentStore",
             OptionsObject::OpenFeatureClient => "openFeatureClient",
             OptionsObject::MigratorBackground => "MigratorBuilder#background",
+            OptionsObject::MigratorMismatches => "MigratorBuilder#mismatches",
+            OptionsObject::SameStructure => "sameStructure",
         }
     }
 
@@ -118,6 +124,8 @@ impl OptionsObject {
             OptionsObject::LaunchDarklyBigSegmentStore => &[BigSegmentsConfig::QUERY_TIMEOUT_MS],
             OptionsObject::OpenFeatureClient => &["provider"],
             OptionsObject::MigratorBackground => &["maxInFlight", "waitUntil"],
+            OptionsObject::MigratorMismatches => &["keep", "maxDifferences", "onMismatch"],
+            OptionsObject::SameStructure => &["ignore"],
         }
     }
 
@@ -142,7 +150,7 @@ impl OptionsObject {
 mod tests {
     use super::*;
 
-    const ALL: [OptionsObject; 11] = [
+    const ALL: [OptionsObject; 12] = [
         OptionsObject::BigSegmentStoreManager,
         OptionsObject::MigratorBuilder,
         OptionsObject::MigratorRead,
@@ -154,6 +162,7 @@ mod tests {
         OptionsObject::DynamoDbBigSegmentStore,
         OptionsObject::LaunchDarklyBigSegmentStore,
         OptionsObject::OpenFeatureClient,
+        OptionsObject::SameStructure,
     ];
 
     fn message(object: OptionsObject, keys: &[&str]) -> Option<String> {
@@ -285,6 +294,11 @@ mod tests {
                 "providr is not an option of openFeatureClient; did you mean provider?",
             ),
             (OptionsObject::OpenFeatureClient, "domain", "domain is not an option of openFeatureClient"),
+            (
+                OptionsObject::SameStructure,
+                "ignores",
+                "ignores is not an option of sameStructure; did you mean ignore?",
+            ),
         ];
         for (object, key, expected) in cases {
             assert_eq!(message(object, &[key]).as_deref(), Some(expected));

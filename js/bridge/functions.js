@@ -9,6 +9,7 @@
 //   events.js   cutover's own migration_op event
 //   results.js  an operation's result, to the facade's promise
 //   metrics.js  a measurement into an OpenTelemetry instrument
+//   tape.js     a pair of values flattened onto the wasm's tape, for sameStructure
 //   thrown.js, record.js  what the calls above hand over beside their arguments
 export { started } from './names.js';
 export { awaitValue, now, offAbort, onAbort, startTimer, stopTimer } from './waiting.js';
@@ -20,3 +21,4 @@ export { buildEvent, ownEvent } from './events.js';
 export { handOver, partEnded, rejectPending, resolveRead, resolveWrite, signalOf } from './results.js';
 export { recordMetric } from './metrics.js';
 export { contextFacts } from '../context.js';
+export { flatten, releaseTape, tapeValue } from './tape.js';

@@ -120,6 +120,44 @@ export interface OperationOptions {
   waitUntil?: (promise: Promise<void>) => void;
 }
 
+/** One difference of a mismatch. */
+export interface Difference {
+  /** A JSON Pointer: `''` is the root; `~` and `/` in keys as `~0` and `~1`. */
+  path: string;
+  kind: 'changed' | 'added' | 'removed' | 'type';
+  /** The old value there (the caller's reference); absent for `added`. */
+  old?: unknown;
+  /** The new value there (the caller's reference); absent for `removed`. */
+  new?: unknown;
+}
+
+/** A consistency check whose comparison returned `false`, explained. */
+export interface Mismatch {
+  flagKey: string;
+  stage: Stage;
+  /** The caller's context object. */
+  context: Context;
+  /** When, in epoch milliseconds. */
+  at: number;
+  /** The compared values, by reference. */
+  old: unknown;
+  new: unknown;
+  /** In document order, at most `maxDifferences`. */
+  differences: Difference[];
+  /** More differences than were listed. */
+  truncated: boolean;
+}
+
+/** `MigratorBuilder#mismatches()`'s options. */
+export interface MismatchOptions {
+  /** How many mismatches to keep, the last ones: default 20, at most 1000; 0 keeps none (paths are still counted). */
+  keep?: number;
+  /** The most differences listed per mismatch: default 16. */
+  maxDifferences?: number;
+  /** Called with each mismatch, in the caller's async context; a throw is logged. */
+  onMismatch?: (mismatch: Mismatch) => void;
+}
+
 /** `MigratorBuilder#background()`'s options. */
 export interface BackgroundOptions {
   /** At most this many background parts at once; later operations run their authoritative origin only (shed). Default 100. */
@@ -160,8 +198,11 @@ export interface OperationStats {
   byStage: Partial<Record<Stage, number>>;
   old: OriginStats;
   new: OriginStats;
-  /** Reads only; writes stay 0. */
-  consistency: { checked: number; consistent: number };
+  /**
+   * Reads only; writes stay 0. `paths`: with `mismatches()`, how many mismatches had a difference
+   * at each normalised path (array indices as `*`), at most 32 paths, then `_OTHER`; `{}` otherwise.
+   */
+  consistency: { checked: number; consistent: number; paths: Record<string, number> };
   /** Background mode: operations that ran their authoritative origin only (`maxInFlight` reached). */
   shed: number;
 }
@@ -184,6 +225,8 @@ export interface Migrator<TReadPayload = unknown, TRead = unknown, TWritePayload
   resetStats(): void;
   /** Resolves when every background part started before the call has ended (at once when none). */
   settled(): Promise<void>;
+  /** The kept mismatches (`mismatches()`), oldest first: a fresh array. */
+  mismatches(): Mismatch[];
 }
 
 /**
@@ -209,6 +252,11 @@ export class MigratorBuilder<TReadPayload = unknown, TRead = unknown, TWritePayl
    * the other origin, the comparison, the statistics and the one event follow in the background.
    */
   background(options?: BackgroundOptions): this;
+  /**
+   * Explains every mismatch with the structural walk of `sameStructure` (with its `ignore` when
+   * the comparison is one), keeps the last ones and counts the paths they differ at.
+   */
+  mismatches(options?: MismatchOptions): this;
   /**
    * The read origins and the consistency check; replaces any earlier read configuration. The
    * read's value type is what either origin returns; the check gets the old value, then the new.

@@ -4,7 +4,7 @@
 // the Rust block (names, argument counts, and types: f64/i32/u32 → number, bool → boolean,
 // &JsValue → unknown, JsValue → unknown, Array → string[]). Codes are the enums of
 // src/js/codes.rs as the glue declares them; a parameter or result named after one carries it.
-import type { Answer, Call, Check, Side, TrackerMethod } from '../../js/wasm/cutover.js';
+import type { Answer, Call, Check, Side, TapeStatus, TrackerMethod } from '../../js/wasm/cutover.js';
 
 /** The names the wasm's codes stand for, once, when the wasm starts. */
 export function started(stages: string[], origins: string[], operations: string[], methods: string[]): void;
@@ -39,3 +39,8 @@ export function rejectPending(pending: unknown, error: unknown): void;
 export function handOver(pending: unknown): Call;
 export function partEnded(pending: unknown): void;
 export function signalOf(pending: unknown): unknown;
+/** Writes a pair of values onto the wasm's tape (src/js/tape.rs); with `keep`, their nodes' values stay for `tapeValue`. */
+export function flatten(oldValue: unknown, newValue: unknown, maxNodes: number, maxDepth: number, keep: boolean): TapeStatus;
+/** The value kept for a node of the tape written with `keep` (`thrown`: what reading it threw). */
+export function tapeValue(ordinal: number, thrown: boolean): unknown;
+export function releaseTape(): void;

@@ -151,6 +151,21 @@ extern "C" {
     /// `pending.signal` when it is an `AbortSignal` whose `aborted` can be read, else undefined.
     #[wasm_bindgen(js_name = signalOf)]
     pub fn signal_of(pending: &JsValue) -> JsValue;
+
+    /// Writes `old` and `new` onto the tape (tape.rs has the layout), at most `max_nodes` nodes
+    /// each and nothing deeper than `max_depth`, sending the texts of keys it has not sent before
+    /// (`internKeys`) first: a `TapeStatus`. With `keep`, each node's value, and what reading it
+    /// threw, stay for `tapeValue` until `releaseTape`.
+    pub fn flatten(old: &JsValue, new: &JsValue, max_nodes: u32, max_depth: u32, keep: bool) -> u32;
+
+    /// The value kept for node `ordinal` of the tape written with `keep` (`thrown`: what reading
+    /// it threw), undefined when none.
+    #[wasm_bindgen(js_name = tapeValue)]
+    pub fn tape_value(ordinal: u32, thrown: bool) -> JsValue;
+
+    /// Forgets the values kept for the tape written with `keep`.
+    #[wasm_bindgen(js_name = releaseTape)]
+    pub fn release_tape();
 }
 
 /// A `Call` answer as a result: the thrown value for `Threw`.

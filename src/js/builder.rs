@@ -10,11 +10,15 @@ use super::client::JsClient;
 use super::host::js_host;
 use super::migrator::WasmMigrator;
 use super::origin::{function, JsComparison, JsOrigin};
+use super::same_structure::WasmSameStructure;
 use super::signal::{AbortController, AbortSignal};
 use super::value::got;
 use crate::error::Error;
 use crate::host::Host;
-use crate::migration::{Comparison, MigratorBuilder, OriginFn, ReadOrigins, WriteOrigins};
+use super::mismatches::{JsExplainer, JsMismatchListener};
+use crate::migration::{
+    Comparison, MigratorBuilder, MismatchListener, MismatchSettings, OriginFn, ReadOrigins, WriteOrigins,
+};
 
 #[wasm_bindgen]
 pub struct WasmMigratorBuilder {
@@ -90,6 +94,25 @@ impl WasmMigratorBuilder {
         Ok(self.inner.borrow_mut().background(max)?)
     }
 
+    /// `mismatches({ keep, maxDifferences, onMismatch })`, each undefined for its default (the
+    /// facade checked the names and that `onMismatch` is a function).
+    pub fn mismatches(&self, keep: JsValue, max_differences: JsValue, on_mismatch: JsValue) -> Result<(), JsValue> {
+        let number = |value: &JsValue, name: &str| -> Result<Option<f64>, Error> {
+            if value.is_undefined() {
+                return Ok(None);
+            }
+            value.as_f64().map(Some).ok_or_else(|| Error::Type(format!("mismatches: {name} must be a number, {}", got(value))))
+        };
+        let settings = MismatchSettings::new(number(&keep, "keep")?, number(&max_differences, "maxDifferences")?)?;
+        let listener: Option<Rc<dyn MismatchListener<JsValue>>> = if on_mismatch.is_undefined() {
+            None
+        } else {
+            Some(Rc::new(JsMismatchListener(function(&on_mismatch, "mismatches: onMismatch")?)))
+        };
+        self.inner.borrow_mut().mismatches(settings, Rc::new(JsExplainer), listener);
+        Ok(())
+    }
+
     /// Records into the instruments js/metrics.js created from a Meter (migration table order).
     pub fn meter(&mut self, instruments: JsValue) {
         self.host.metrics = Some(super::meter::JsMeterSink::sink(&instruments, self.host.logger.clone()));
@@ -108,6 +131,24 @@ impl WasmMigratorBuilder {
             Some(Rc::new(JsComparison(function(&comparison, "read: comparison")?)))
         };
         self.inner.borrow_mut().read(ReadOrigins { old, new, comparison });
+        Ok(())
+    }
+
+    /// `read(old, new, comparison)` where `comparison` is a function `sameStructure` returned and
+    /// `native` its core: the migrator then runs the walk itself, calling no JavaScript function
+    /// per check (trackers that call comparisons themselves still get `comparison`).
+    #[wasm_bindgen(js_name = readSameStructure)]
+    pub fn read_same_structure(
+        &self,
+        old: JsValue,
+        new: JsValue,
+        comparison: JsValue,
+        native: &WasmSameStructure,
+    ) -> Result<(), JsValue> {
+        let old = self.origin(&old, "read: oldFn")?;
+        let new = self.origin(&new, "read: newFn")?;
+        let comparison = native.comparison(function(&comparison, "read: comparison")?);
+        self.inner.borrow_mut().read(ReadOrigins { old, new, comparison: Some(Rc::new(comparison)) });
         Ok(())
     }
 

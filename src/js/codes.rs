@@ -5,7 +5,11 @@
 //! - a caller's method that threw, was not a function or made nothing is a [`Call`];
 //! - flags (`Answer::TakesEvents`, `Hint`, `Pair`) are combined with `|` and tested with `&`
 //!   on both sides.
+//!
+//! Plain Rust but for the `#[wasm_bindgen]` that exports them: natively (the tests of tape.rs)
+//! the enums are compiled without it.
 
+#[cfg(target_arch = "wasm32")]
 use wasm_bindgen::prelude::*;
 
 /// Declares a `#[wasm_bindgen]` enum and `from_code`, which reads a number the facade passed
@@ -13,7 +17,7 @@ use wasm_bindgen::prelude::*;
 macro_rules! codes {
     ($(#[$doc:meta])* $name:ident { $($(#[$vdoc:meta])* $variant:ident = $value:literal,)+ }) => {
         $(#[$doc])*
-        #[wasm_bindgen]
+        #[cfg_attr(target_arch = "wasm32", wasm_bindgen)]
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         pub enum $name {
             $($(#[$vdoc])* $variant = $value,)+
@@ -189,5 +193,59 @@ codes! {
         LaunchDarklyBigSegmentStore = 7,
         OpenFeatureClient = 8,
         MigratorBackground = 9,
+        MigratorMismatches = 10,
+        SameStructure = 11,
+    }
+}
+
+codes! {
+    /// One node of a value flattened onto the tape (tape.rs reads it, js/bridge/tape.js writes
+    /// it): its kind, then one number. Nodes are in pre-order, numbered from 0 across both sides
+    /// (their ordinals).
+    TapeNode {
+        Undefined = 0,
+        Null = 1,
+        False = 2,
+        True = 3,
+        /// The number itself.
+        Number = 4,
+        /// The string's id in this tape: an old string's, or, for a new string, the id of an old
+        /// string with the same text (a negative one when there is none).
+        String = 5,
+        /// A `Date`: its time value (NaN for an invalid date).
+        Date = 6,
+        /// Compared by identity only (a function, a class instance, a symbol, a bigint): its id in
+        /// this tape, the same for the same value (`===`).
+        Other = 7,
+        /// The value was read, but not what it is (a revoked proxy, a trap that threw); the
+        /// thrown value stays with the facade.
+        Unreadable = 8,
+        /// Reading this property or element threw; the thrown value stays with the facade.
+        Threw = 9,
+        /// An array: its length. Its elements follow, as many as the node bound left.
+        Array = 10,
+        /// A plain object: its key count. Each key's id (one number) then its value follow; a
+        /// count above the keys that follow marks an object the node bound cut.
+        Object = 11,
+        /// An array or object already on the tape: the ordinal of its node (an ancestor's: a cycle;
+        /// or, as the new root, the old root, the very same value).
+        Seen = 12,
+        /// Not read: deeper than the depth bound.
+        CutDepth = 13,
+        /// Not read: past the node bound (tape.rs also reads every node a tape lacks as one).
+        CutNodes = 14,
+    }
+}
+
+codes! {
+    /// What `flatten` made of a pair of values (js/bridge/tape.js).
+    TapeStatus {
+        /// Both values are on the tape.
+        Written = 0,
+        /// A tape was being written already (a getter of the values compared ran a comparison):
+        /// nothing was written, the comparison answers as for values it could not read.
+        Busy = 1,
+        /// Writing failed (the JavaScript stack ran out): as `Busy`.
+        Failed = 2,
     }
 }

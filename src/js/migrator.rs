@@ -132,6 +132,11 @@ impl WasmMigrator {
         });
     }
 
+    /// The kept mismatches as a fresh array of `Mismatch` objects, oldest first.
+    pub fn mismatches(&self) -> js_sys::Array {
+        self.inner.mismatches().iter().map(|m| super::mismatches::mismatch_object(m)).collect()
+    }
+
     /// A promise that resolves when every background part started before the call has ended.
     pub fn settled(&self) -> js_sys::Promise {
         let settled = self.inner.settled();

@@ -37,6 +37,8 @@ fn object_of(code: OptionsOf) -> OptionsObject {
         OptionsOf::LaunchDarklyBigSegmentStore => OptionsObject::LaunchDarklyBigSegmentStore,
         OptionsOf::OpenFeatureClient => OptionsObject::OpenFeatureClient,
         OptionsOf::MigratorBackground => OptionsObject::MigratorBackground,
+        OptionsOf::MigratorMismatches => OptionsObject::MigratorMismatches,
+        OptionsOf::SameStructure => OptionsObject::SameStructure,
     }
 }
 

@@ -44,6 +44,9 @@ pub struct Attributes<'a> {
     pub operation: Option<Operation>,
     pub origin: Option<Origin>,
     pub error_type: Option<ErrorType<'a>>,
+    /// A mismatch's first difference, as the paths table names it (its normalised path or
+    /// `_OTHER`): at most 33 values.
+    pub mismatch_path: Option<&'a str>,
 }
 
 impl<'a> Attributes<'a> {
@@ -52,6 +55,7 @@ impl<'a> Attributes<'a> {
     pub const OPERATION: &'static str = "cutover.migration.operation";
     pub const ORIGIN: &'static str = "cutover.migration.origin";
     pub const ERROR_TYPE: &'static str = "error.type";
+    pub const MISMATCH_PATH: &'static str = "cutover.mismatch.path";
 
     /// A migration operation's attributes.
     pub fn operation(flag_key: &'a str, stage: Stage, operation: Operation) -> Self {
@@ -66,21 +70,27 @@ impl<'a> Attributes<'a> {
         Attributes { error_type: Some(error_type), ..self }
     }
 
+    pub fn with_mismatch_path(self, path: &'a str) -> Self {
+        Attributes { mismatch_path: Some(path), ..self }
+    }
+
     /// What identifies these attributes (for a host that keeps one object per distinct set):
     /// the small attributes packed in a number, the flag key and the error name.
     pub fn identity(&self) -> (u32, &'a str, &'a str) {
         let small = |i: Option<usize>| i.map_or(0, |i| i as u32 + 1);
-        let (error, name) = match self.error_type {
-            None => (0, ""),
-            Some(ErrorType::Timeout) => (1, ""),
-            Some(ErrorType::Other) => (2, ""),
-            Some(ErrorType::Named(name)) => (3, name),
+        // A measurement has an error type or a mismatch path, never both: they share the slot.
+        let (error, name) = match (self.error_type, self.mismatch_path) {
+            (None, None) => (0, ""),
+            (Some(ErrorType::Timeout), _) => (1, ""),
+            (Some(ErrorType::Other), _) => (2, ""),
+            (Some(ErrorType::Named(name)), _) => (3, name),
+            (None, Some(path)) => (4, path),
         };
         let code = small(self.stage.map(Stage::index))
             | small(self.operation.map(|o| o as usize)) << 3
             | small(self.origin.map(Origin::index)) << 5
             | error << 7
-            | u32::from(self.flag_key.is_some()) << 9;
+            | u32::from(self.flag_key.is_some()) << 10;
         (code, self.flag_key.unwrap_or(""), name)
     }
 
@@ -92,6 +102,7 @@ impl<'a> Attributes<'a> {
             self.operation.map(|o| (Self::OPERATION, o.as_str())),
             self.origin.map(|o| (Self::ORIGIN, o.as_str())),
             self.error_type.map(|e| (Self::ERROR_TYPE, e.as_str())),
+            self.mismatch_path.map(|p| (Self::MISMATCH_PATH, p)),
         ]
         .into_iter()
         .flatten()

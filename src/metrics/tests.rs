@@ -108,7 +108,19 @@ fn identity_tells_every_distinct_set_apart() {
                     for error_type in
                         [None, Some(ErrorType::Timeout), Some(ErrorType::Other), Some(ErrorType::Named("E"))]
                     {
-                        let a = Attributes { flag_key: flag, stage, operation, origin, error_type };
+                        let a =
+                            Attributes { flag_key: flag, stage, operation, origin, error_type, mismatch_path: None };
+                        assert_eq!(seen.insert(a.identity(), a), None, "{a:?}");
+                    }
+                    for path in ["/a", "_OTHER"] {
+                        let a = Attributes {
+                            flag_key: flag,
+                            stage,
+                            operation,
+                            origin,
+                            mismatch_path: Some(path),
+                            error_type: None,
+                        };
                         assert_eq!(seen.insert(a.identity(), a), None, "{a:?}");
                     }
                 }

@@ -4,6 +4,7 @@ use std::rc::Rc;
 
 use super::client::MigrationClient;
 use super::migrator::Migrator;
+use super::mismatches::{Explainer, MismatchListener, MismatchSettings, Mismatches};
 use super::origin::{ReadOrigins, WriteOrigins};
 use super::settings::MigratorSettings;
 use super::stage::ExecutionOrder;
@@ -14,6 +15,14 @@ pub struct MigratorBuilder<V> {
     settings: MigratorSettings,
     read: Option<ReadOrigins<V>>,
     write: Option<WriteOrigins<V>>,
+    mismatches: Option<MismatchesConfig<V>>,
+}
+
+/// `mismatches()`' settings and the host's parts of it.
+struct MismatchesConfig<V> {
+    settings: MismatchSettings,
+    explainer: Rc<dyn Explainer<V>>,
+    listener: Option<Rc<dyn MismatchListener<V>>>,
 }
 
 impl<V: HostValue> Default for MigratorBuilder<V> {
@@ -24,7 +33,7 @@ impl<V: HostValue> Default for MigratorBuilder<V> {
 
 impl<V: HostValue> MigratorBuilder<V> {
     pub fn new() -> Self {
-        MigratorBuilder { settings: MigratorSettings::default(), read: None, write: None }
+        MigratorBuilder { settings: MigratorSettings::default(), read: None, write: None, mismatches: None }
     }
 
     pub fn read_execution_order(&mut self, order: &str) -> Result<(), Error> {
@@ -79,6 +88,17 @@ impl<V: HostValue> MigratorBuilder<V> {
         Ok(())
     }
 
+    /// `mismatches()` (API §1 "Differences"): explain every mismatch with `explainer`, keep the
+    /// last `settings.keep`, tell `listener`. Replaces an earlier call's configuration.
+    pub fn mismatches(
+        &mut self,
+        settings: MismatchSettings,
+        explainer: Rc<dyn Explainer<V>>,
+        listener: Option<Rc<dyn MismatchListener<V>>>,
+    ) {
+        self.mismatches = Some(MismatchesConfig { settings, explainer, listener });
+    }
+
     /// Replaces any earlier read configuration.
     pub fn read(&mut self, origins: ReadOrigins<V>) {
         self.read = Some(origins);
@@ -92,6 +112,8 @@ impl<V: HostValue> MigratorBuilder<V> {
     pub fn build(&self, client: Rc<dyn MigrationClient<V>>, host: Host) -> Result<Migrator<V>, Error> {
         let read = self.read.clone().ok_or(MigratorConfigError::ReadNotProvided)?;
         let write = self.write.clone().ok_or(MigratorConfigError::WriteNotProvided)?;
-        Ok(Migrator::new(self.settings, read, write, client, host))
+        let mismatches =
+            self.mismatches.as_ref().map(|m| Mismatches::new(m.settings, m.explainer.clone(), m.listener.clone()));
+        Ok(Migrator::new(self.settings, read, write, client, host, mismatches))
     }
 }

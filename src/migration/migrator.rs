@@ -10,6 +10,7 @@ use futures::future::{self, Either};
 use super::background::BackgroundParts;
 use super::client::{migration_variation, DefaultStage, MigrationClient};
 use super::delegation::Tracking;
+use super::mismatches::{Found, Mismatch, Mismatches};
 use super::operation::{AbortFuture, Answer, OperationRequest, OperationResult, Outcome};
 use super::origin::{CallControl, OriginFn, ReadOrigins, WriteOrigins};
 use super::settings::MigratorSettings;
@@ -26,6 +27,7 @@ pub(super) struct Shared<V> {
     host: Host,
     stats: RefCell<MigrationStats>,
     pub(super) background: BackgroundParts,
+    mismatches: Option<Mismatches<V>>,
 }
 
 /// The state of one operation, shared with the abort path.
@@ -37,6 +39,8 @@ pub(super) struct OpState<V> {
     tracking: RefCell<Option<Tracking<V>>>,
     takes_events: std::cell::Cell<bool>,
     abort_reason: RefCell<Option<V>>,
+    /// The caller's context, kept (a second reference) only with `mismatches()`.
+    context: RefCell<Option<V>>,
 }
 
 /// Cancels an origin call that is dropped before it finished (the operation was aborted).
@@ -90,18 +94,31 @@ impl<V: HostValue> Migrator<V> {
         write: WriteOrigins<V>,
         client: Rc<dyn MigrationClient<V>>,
         host: Host,
+        mismatches: Option<Mismatches<V>>,
     ) -> Self {
         let stats = RefCell::new(MigrationStats::default());
         let background = BackgroundParts::new(settings.background_max_in_flight.unwrap_or(0));
-        Migrator { shared: Rc::new(Shared { settings, read, write, client, host, stats, background }) }
+        Migrator { shared: Rc::new(Shared { settings, read, write, client, host, stats, background, mismatches }) }
     }
 
     pub fn stats(&self) -> StatsSnapshot {
-        self.shared.stats.borrow().snapshot()
+        let mut snapshot = self.shared.stats.borrow().snapshot();
+        if let Some(mismatches) = &self.shared.mismatches {
+            snapshot.read.consistency.paths = mismatches.paths();
+        }
+        snapshot
     }
 
     pub fn reset_stats(&self) {
         *self.shared.stats.borrow_mut() = MigrationStats::default();
+        if let Some(mismatches) = &self.shared.mismatches {
+            mismatches.reset_paths();
+        }
+    }
+
+    /// The kept mismatches, oldest first (empty without `mismatches()`).
+    pub fn mismatches(&self) -> Vec<Rc<Mismatch<V>>> {
+        self.shared.mismatches.as_ref().map(Mismatches::kept).unwrap_or_default()
     }
 
     /// Resolves when every background part started before this call has ended (at once
@@ -149,6 +166,7 @@ impl<V: HostValue> OpState<V> {
             tracking: RefCell::new(None),
             takes_events: std::cell::Cell::new(false),
             abort_reason: RefCell::new(None),
+            context: RefCell::new(None),
         })
     }
 
@@ -303,6 +321,9 @@ impl<V: HostValue> Shared<V> {
     {
         let OperationRequest { flag_key: _, context, default_stage, payload, mut abort } = request;
         let cancellable = abort.is_some() || self.settings.origin_timeout_ms.is_some();
+        if self.mismatches.is_some() {
+            *state.context.borrow_mut() = Some(context.clone());
+        }
         let stage = match abortable(&mut abort, self.evaluate(&state, context, default_stage), &state).await {
             Ok(stage) => stage,
             Err(reason) => return self.aborted(&state, &reason, answer),
@@ -420,16 +441,45 @@ impl<V: HostValue> Shared<V> {
         };
         let mut answer = None;
         state.with_tracking(|t| answer = t.consistency(&self.host, comparison, old, new));
-        if let Some(consistent) = answer {
-            self.stats.borrow_mut().record_check(consistent);
-            if let Some(metrics) = &self.host.metrics {
-                let attributes = state.attributes();
-                metrics.record(Instrument::ConsistencyChecks, 1.0, &attributes);
-                if !consistent {
-                    metrics.record(Instrument::ConsistencyMismatches, 1.0, &attributes);
-                }
+        let Some(consistent) = answer else {
+            return;
+        };
+        self.stats.borrow_mut().record_check(consistent);
+        // A mismatch is explained only when `mismatches()` asked for it.
+        let label = match (&self.mismatches, consistent) {
+            (Some(mismatches), false) => self.explain(mismatches, state, comparison.ignore(), (old, new)),
+            _ => None,
+        };
+        if let Some(metrics) = &self.host.metrics {
+            let attributes = state.attributes();
+            metrics.record(Instrument::ConsistencyChecks, 1.0, &attributes);
+            if !consistent {
+                let attributes = match &label {
+                    Some(path) => attributes.with_mismatch_path(path),
+                    None => attributes,
+                };
+                metrics.record(Instrument::ConsistencyMismatches, 1.0, &attributes);
             }
         }
+    }
+
+    /// Explains and keeps a mismatch; the label of its first difference's path, for the metric.
+    fn explain(
+        &self,
+        mismatches: &Mismatches<V>,
+        state: &OpState<V>,
+        ignore: Option<&crate::diff::Ignore>,
+        (old, new): (&V, &V),
+    ) -> Option<String> {
+        let context = state.context.borrow();
+        let context = context.as_ref()?;
+        let at = self.host.clock.epoch_ms();
+        let found = Found { flag_key: &state.flag_key, stage: state.stage.get(), context, at, old, new, ignore };
+        let (label, told) = mismatches.record(found);
+        if let Err(thrown) = told {
+            self.host.error(&format!("onMismatch threw: {}", thrown.describe()));
+        }
+        label
     }
 
     /// A write's origin calls (SPEC A3): the authoritative one, then the other when the stage

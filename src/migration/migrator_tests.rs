@@ -158,7 +158,7 @@ impl Fixture {
     pub(super) fn new(fail_old: bool, fail_new: bool) -> Self {
         Self::custom(TestHost::new(42), fail_old, fail_new, Ok(true))
     }
-    fn custom(t: TestHost, fail_old: bool, fail_new: bool, answer: Result<bool, V>) -> Self {
+    pub(super) fn custom(t: TestHost, fail_old: bool, fail_new: bool, answer: Result<bool, V>) -> Self {
         let journal = Rc::new(Journal::default());
         let origin = |name, delay_ms, fail| {
             Rc::new(FakeOrigin {
@@ -752,7 +752,7 @@ fn stats_count_completed_operations_by_stage() {
     assert_eq!(s["read"]["byStage"], json!({"shadow": 3, "complete": 1}));
     assert_eq!(s["read"]["old"]["invoked"], 3);
     assert_eq!(s["read"]["new"]["invoked"], 4);
-    assert_eq!(s["read"]["consistency"], json!({"checked": 3, "consistent": 3}));
+    assert_eq!(s["read"]["consistency"], json!({"checked": 3, "consistent": 3, "paths": {}}));
     assert_eq!(s["write"]["byStage"], json!({"complete": 1}));
     assert_eq!(s["write"]["old"]["latencyMs"], Value::Null);
     let p50 = s["read"]["old"]["latencyMs"]["p50"].as_f64().unwrap();

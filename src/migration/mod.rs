@@ -9,6 +9,7 @@ pub mod delegation;
 pub mod event;
 pub mod histogram;
 pub mod migrator;
+pub mod mismatches;
 pub mod op_tracker;
 pub mod operation;
 pub mod origin;
@@ -22,6 +23,7 @@ pub use builder::MigratorBuilder;
 pub use client::{DefaultStage, MigrationClient, OfferedTracker, ServedEvaluation};
 pub use delegation::{ExternalTracker, OutgoingEvent, Tracking};
 pub use migrator::Migrator;
+pub use mismatches::{Explainer, Mismatch, MismatchListener, MismatchSettings, Mismatches};
 pub use op_tracker::{Evaluation, OpTracker};
 pub use operation::{AbortFuture, Answer, OperationRequest, OperationResult, Outcome, WriteResult};
 pub use origin::{CallControl, Comparison, OriginCall, OriginFn, ReadOrigins, Timed, WriteOrigins};
@@ -36,6 +38,9 @@ mod test_runs;
 
 #[cfg(test)]
 mod background_tests;
+
+#[cfg(test)]
+mod mismatches_tests;
 
 #[cfg(test)]
 mod proptests;

@@ -66,6 +66,11 @@ pub trait Comparison<V> {
     fn handle(&self) -> Option<&V> {
         None
     }
+    /// A `sameStructure` comparison's `ignore` patterns: the mismatches it finds are explained
+    /// with them. `None` for any other comparison.
+    fn ignore(&self) -> Option<&crate::diff::Ignore> {
+        None
+    }
 }
 
 /// The two read origins and the optional comparison.

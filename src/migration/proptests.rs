@@ -915,7 +915,7 @@ proptest! {
                 }
             }
             let (c, k) = if op == 0 { (checked, consistent) } else { (0, 0) };
-            prop_assert_eq!(&s["consistency"], &json!({"checked": c, "consistent": k}));
+            prop_assert_eq!(&s["consistency"], &json!({"checked": c, "consistent": k, "paths": {}}));
         }
     }
 }

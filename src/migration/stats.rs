@@ -132,6 +132,8 @@ pub struct OriginSnapshot {
 pub struct ConsistencySnapshot {
     pub checked: u64,
     pub consistent: u64,
+    /// With `mismatches()`: how many mismatches differed at each normalised path (`{}` otherwise).
+    pub paths: crate::diff::PathTable,
 }
 
 impl OriginSnapshot {
@@ -148,7 +150,11 @@ impl OperationSnapshot {
             by_stage: StageCounts(c.by_stage),
             old: OriginSnapshot::of(old),
             new: OriginSnapshot::of(new),
-            consistency: ConsistencySnapshot { checked: c.checked, consistent: c.consistent },
+            consistency: ConsistencySnapshot {
+                checked: c.checked,
+                consistent: c.consistent,
+                paths: Default::default(),
+            },
             shed: c.shed,
         }
     }
@@ -169,7 +175,7 @@ mod tests {
         let text = serde_json::to_string(&stats.snapshot()).unwrap();
         assert!(text.starts_with(r#"{"read":{"count":1,"byStage":{"shadow":1},"old":{"invoked":1,"errors":1,"timeouts":0,"latencyMs":{"count":1,"#), "{text}");
         assert_eq!(value["read"]["new"], json!({"invoked": 0, "errors": 0, "timeouts": 0, "latencyMs": null}));
-        assert_eq!(value["read"]["consistency"], json!({"checked": 1, "consistent": 1}));
+        assert_eq!(value["read"]["consistency"], json!({"checked": 1, "consistent": 1, "paths": {}}));
         assert_eq!(value["write"]["byStage"], json!({}));
         assert_eq!((value["read"]["shed"].clone(), value["write"]["shed"].clone()), (json!(0), json!(0)));
         stats.record_shed(Operation::Write);

@@ -606,7 +606,7 @@ test('the flag\'s checkRatio and samplingRatio decide sampling, as LaunchDarkly 
   assert.equal(z.read.count, 0);
   assert.equal(z.read.old.invoked, 0);
   assert.equal(z.read.old.latencyMs, null);
-  assert.deepEqual({ ...z.read.consistency }, { checked: 0, consistent: 0 });
+  assert.deepEqual({ ...z.read.consistency }, { checked: 0, consistent: 0, paths: {} });
 });
 
 test('cutover logged no errors while talking to the real SDK', () => {

@@ -171,7 +171,7 @@ test('event sampling does not affect consistency checking (comparison runs for u
   for (let i = 0; i < 10; i++) await migrator.read('mig', CTX, 'off');
   assert.equal(events.length, 0);
   assert.equal(compared, 10);
-  assert.deepEqual(migrator.stats().read.consistency, { checked: 10, consistent: 10 });
+  assert.deepEqual(migrator.stats().read.consistency, { checked: 10, consistent: 10, paths: {} });
 });
 
 test('spec example shape: samplingRatio 3 and checkRatio 5 with a failing new origin', async () => {

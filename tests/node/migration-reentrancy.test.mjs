@@ -99,7 +99,7 @@ test('a comparison calls back into the migrator and the builder synchronously', 
   assert.equal(typeof seen.stats.read.consistency.checked, 'number');
   assert.equal(typeof seen.other.read, 'function');
   await nested;
-  assert.deepEqual(migrator.stats().read.consistency, { checked: 1, consistent: 1 });
+  assert.deepEqual(migrator.stats().read.consistency, { checked: 1, consistent: 1, paths: {} });
 });
 
 test('the logger calls back into the migrator synchronously', async () => {
@@ -232,5 +232,5 @@ test('many concurrent operations on one migrator', async () => {
   const s = m.stats();
   assert.equal(s.read.count, 25);
   assert.equal(s.write.count, 25);
-  assert.deepEqual(s.read.consistency, { checked: 25, consistent: 25 });
+  assert.deepEqual(s.read.consistency, { checked: 25, consistent: 25, paths: {} });
 });

@@ -5,7 +5,7 @@ import { failure } from 'cutover';
 import { CTX, setup, sleep, makeFakeTracker } from './helpers/migration.mjs';
 
 const EMPTY_ORIGIN = { invoked: 0, errors: 0, timeouts: 0, latencyMs: null };
-const EMPTY_OP = { count: 0, byStage: {}, old: EMPTY_ORIGIN, new: EMPTY_ORIGIN, consistency: { checked: 0, consistent: 0 }, shed: 0 };
+const EMPTY_OP = { count: 0, byStage: {}, old: EMPTY_ORIGIN, new: EMPTY_ORIGIN, consistency: { checked: 0, consistent: 0, paths: {} }, shed: 0 };
 
 test('a fresh migrator has empty stats', () => {
   const { migrator } = setup();
@@ -53,7 +53,7 @@ test('counts, byStage and invoked per origin across stages', async () => {
   assert.deepEqual(s.write.byStage, { live: 1, off: 1 });
   assert.equal(s.write.old.invoked, 2);
   assert.equal(s.write.new.invoked, 1);
-  assert.deepEqual(s.write.consistency, { checked: 0, consistent: 0 });
+  assert.deepEqual(s.write.consistency, { checked: 0, consistent: 0, paths: {} });
   assert.equal(migrator.stats().read.count, 1);
 });
 
@@ -143,16 +143,16 @@ test('consistency: checked counts comparisons that ran, consistent those that re
   });
   for (let i = 0; i < 5; i++) await migrator.read('m', CTX, 'off');
   // n=1 true, n=2 false, n=3 throws (neither), n=4 false, n=5 true
-  assert.deepEqual(migrator.stats().read.consistency, { checked: 4, consistent: 2 });
+  assert.deepEqual(migrator.stats().read.consistency, { checked: 4, consistent: 2, paths: {} });
 });
 
 test('consistency: not counted when an origin failed or sampling skipped it', async () => {
   const a = setup({ stage: 'shadow', readNew: () => { throw 1; }, comparison: () => true });
   await a.migrator.read('m', CTX, 'off');
-  assert.deepEqual(a.migrator.stats().read.consistency, { checked: 0, consistent: 0 });
+  assert.deepEqual(a.migrator.stats().read.consistency, { checked: 0, consistent: 0, paths: {} });
   const b = setup({ evaluation: { value: 'live', checkRatio: 0 }, comparison: () => true });
   await b.migrator.read('m', CTX, 'off');
-  assert.deepEqual(b.migrator.stats().read.consistency, { checked: 0, consistent: 0 });
+  assert.deepEqual(b.migrator.stats().read.consistency, { checked: 0, consistent: 0, paths: {} });
 });
 
 test('statistics are independent of event sampling', async () => {
@@ -162,18 +162,18 @@ test('statistics are independent of event sampling', async () => {
   const s = migrator.stats().read;
   assert.equal(s.count, 5);
   assert.equal(s.old.invoked, 5);
-  assert.deepEqual(s.consistency, { checked: 5, consistent: 5 });
+  assert.deepEqual(s.consistency, { checked: 5, consistent: 5, paths: {} });
 });
 
 test('consistency checks sampled by an external tracker are counted too', async () => {
   const tracker = makeFakeTracker({ sample: true });
   const { migrator } = setup({ evaluation: () => ({ value: 'shadow', tracker }), comparison: () => false });
   await migrator.read('m', CTX, 'off');
-  assert.deepEqual(migrator.stats().read.consistency, { checked: 1, consistent: 0 });
+  assert.deepEqual(migrator.stats().read.consistency, { checked: 1, consistent: 0, paths: {} });
   const skipping = makeFakeTracker({ sample: false });
   const s2 = setup({ evaluation: () => ({ value: 'shadow', tracker: skipping }), comparison: () => true });
   await s2.migrator.read('m', CTX, 'off');
-  assert.deepEqual(s2.migrator.stats().read.consistency, { checked: 0, consistent: 0 });
+  assert.deepEqual(s2.migrator.stats().read.consistency, { checked: 0, consistent: 0, paths: {} });
   assert.equal(s2.migrator.stats().read.count, 1);
 });
 

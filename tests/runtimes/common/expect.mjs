@@ -27,6 +27,7 @@ export const EXPORTS = [
   'nodeRedisHost',
   'openFeatureClient',
   'redisBigSegmentStore',
+  'sameStructure',
   'upstashHost',
 ];
 
@@ -63,8 +64,8 @@ export function assertSmoke(report, { runtime } = {}) {
   assert.deepEqual(
     m.stats,
     {
-      read: { count: 1, byStage: { shadow: 1 }, consistency: { checked: 1, consistent: 1 }, oldInvoked: 1, newInvoked: 1, oldLatencyCount: 1 },
-      write: { count: 1, byStage: { shadow: 1 }, consistency: { checked: 0, consistent: 0 }, oldInvoked: 1, newInvoked: 1 },
+      read: { count: 1, byStage: { shadow: 1 }, consistency: { checked: 1, consistent: 1, paths: {} }, oldInvoked: 1, newInvoked: 1, oldLatencyCount: 1 },
+      write: { count: 1, byStage: { shadow: 1 }, consistency: { checked: 0, consistent: 0, paths: {} }, oldInvoked: 1, newInvoked: 1 },
     },
     where('stats'),
   );

@@ -1,0 +1,452 @@
+// The tape (src/js/tape.rs has its layout): a pair of values flattened, in one tight loop, into
+// numbers in wasm memory, so that the core's walk compares them with no call back per node.
+// `sameStructure`'s function calls `flatten` and then the wasm (js/diff.js); a migrator's
+// comparison has the wasm call it (src/js/same_structure.rs).
+//
+// What a value becomes (TapeNode, src/js/codes.rs), read as the walk's rules say (src/diff/mod.rs):
+// - primitives as themselves; a string as an id (below); a symbol, a bigint, a function and any
+//   object that is neither an array, a plain object (prototype Object.prototype or null) nor a
+//   Date as an `Other` id, the same for the same value (`===`);
+// - an array as its length and its elements (`v[i]`: a hole reads undefined); a plain object as
+//   its own enumerable string keys and their values, in `Object.keys` order; a Date as its time;
+// - an array or object already on the current path as `Seen` (a cycle): the ordinal of its node;
+//   the new value as `Seen` 0 when it is the old value itself (an object seen elsewhere is
+//   written again: only its identity is lost, which the walk does not need);
+// - a read that throws (a getter, a proxy's trap, a revoked proxy) as `Threw` (the property or
+//   element) or `Unreadable` (what the value is): never a throw out of here. What was thrown is
+//   kept only when the wasm asks (`keep`, to explain a mismatch).
+// Bounds: at most `maxNodes` nodes per value (then nothing more is written: the wasm reads what
+// is missing as cut), and nothing deeper than `maxDepth` (children there are `CutDepth`, unread;
+// never deeper than MAX_DEPTH whatever the bound, as this recurses).
+//
+// Strings: an old string's id is its index among the old value's strings; a new string that is
+// the old one at the same index (`===`, the usual case for equal values) takes its id, at the
+// cost of one comparison. At the first one that is not, the old strings are put in a Map once, so
+// that every old string's id becomes the first one with its text, and new strings take the id of
+// the old string with their text (a negative id when none has it). No Map for equal values.
+//
+// Keys: interned once for all comparisons (a key id is the same from one tape to the next); a key
+// not seen before is sent to the wasm with the others of its tape, in one string (`internKeys`).
+// Past MAX_KEYS keys (or MAX_KEY_CHARS characters) both sides forget them all, between tapes.
+//
+// Memory: the wasm's buffer is written in place (tapeView); before each write after code of the
+// caller's ran (a getter, a trap) its length is checked, which also catches a view of memory
+// that grew meanwhile (length 0) and asks for the new one. Nothing of the caller's is kept after
+// a tape is written, unless the wasm asked to keep the values (until releaseTape).
+import { TapeNode, TapeStatus, internKeys, resetKeys, tapeGrow, tapeView } from '../wasm/cutover.js';
+
+const HEADER = 2;
+/** The deepest the writer goes, whatever the depth bound (it recurses once per level). */
+const MAX_DEPTH = 256;
+const MAX_KEYS = 65536;
+const MAX_KEY_CHARS = 1 << 22;
+
+// The codes, read from the glue at the first tape (the glue and the bridge load each other).
+let UNDEFINED, NULL, FALSE, TRUE, NUMBER, STRING, DATE, OTHER, UNREADABLE, THREW, ARRAY, OBJECT, SEEN, CUT_DEPTH;
+let codesRead = false;
+function readCodes() {
+  ({
+    Undefined: UNDEFINED, Null: NULL, False: FALSE, True: TRUE, Number: NUMBER, String: STRING, Date: DATE,
+    Other: OTHER, Unreadable: UNREADABLE, Threw: THREW, Array: ARRAY, Object: OBJECT, Seen: SEEN, CutDepth: CUT_DEPTH,
+  } = TapeNode);
+  codesRead = true;
+}
+
+/** @type {Float64Array} */
+let view = new Float64Array(0);
+/** The next slot, the next node's ordinal, and the ordinal at which this value's budget ends. */
+let at = 0;
+let ordinal = 0;
+let sideEnd = 0;
+/** This value's node budget is spent (or the buffer cannot grow): nothing more is written. */
+let full = false;
+let depthLimit = 0;
+let busy = false;
+let newSide = false;
+/** `for…in` lists only own keys: Object.prototype has no enumerable key (checked per tape). */
+let ownOnly = true;
+
+/** The arrays and objects open on the current path, and their nodes' ordinals, by depth. */
+const path = [];
+const pathNodes = [];
+
+const oldStrings = [];
+const oldStringSlots = [];
+let oldStringCount = 0;
+const newStringSlots = [];
+let newStringCount = 0;
+/** Text → the first old string's id, made at the first new string that is not the old one there. */
+const stringIds = new Map();
+let canonical = false;
+/** Other values → ids, for one tape. */
+const others = new Map();
+
+const keyIds = new Map();
+let pendingKeys = [];
+let pendingNul = false;
+let keyChars = 0;
+
+/** With `keep`: each node's value by ordinal, and what reading it threw; then kept until releaseTape. */
+let values = null;
+let thrownBy = null;
+let keptValues = null;
+let keptThrown = null;
+
+const getTime = Date.prototype.getTime;
+const objectPrototype = Object.prototype;
+const getPrototypeOf = Object.getPrototypeOf;
+const isArray = Array.isArray;
+
+function listsOwnOnly() {
+  // eslint-disable-next-line no-unreachable-loop
+  for (const key in objectPrototype) return key === undefined;
+  return true;
+}
+
+/** Room for `n` more slots: grows the buffer (or takes its view again after memory grew). */
+function room(n) {
+  if (at + n <= view.length) return true;
+  view = tapeGrow(at + n);
+  if (at + n <= view.length) return true;
+  full = true;
+  return false;
+}
+
+/** Writes one node. */
+function write(code, number) {
+  if (at + 2 > view.length && !room(2)) return false;
+  view[at] = code;
+  view[at + 1] = number;
+  at += 2;
+  ordinal++;
+  return true;
+}
+
+function put(v, depth) {
+  if (at + 2 > view.length && !room(2)) return;
+  const node = ordinal;
+  if (values !== null) values[node] = v;
+  switch (typeof v) {
+    case 'string':
+      putString(v);
+      return;
+    case 'number':
+      view[at] = NUMBER;
+      view[at + 1] = v;
+      break;
+    case 'boolean':
+      view[at] = v ? TRUE : FALSE;
+      break;
+    case 'undefined':
+      view[at] = UNDEFINED;
+      break;
+    case 'object':
+      if (v === null) {
+        view[at] = NULL;
+        break;
+      }
+      putObject(v, node, depth);
+      return;
+    default:
+      putOther(v);
+      return;
+  }
+  at += 2;
+  ordinal++;
+}
+
+function putString(s) {
+  let id;
+  if (!newSide) {
+    id = oldStringCount++;
+    oldStrings[id] = s;
+    oldStringSlots[id] = at + 1;
+  } else {
+    const j = newStringCount++;
+    if (!canonical && j < oldStringCount && oldStrings[j] === s) {
+      newStringSlots[j] = at + 1;
+      id = j;
+    } else {
+      if (!canonical) canonicalise(j);
+      id = stringIds.get(s) ?? -1 - j;
+    }
+  }
+  view[at] = STRING;
+  view[at + 1] = id;
+  at += 2;
+  ordinal++;
+}
+
+/** Every old string's id becomes the first one with its text, the new ones written so far too. */
+function canonicalise(hits) {
+  canonical = true;
+  for (let i = 0; i < oldStringCount; i++) {
+    const s = oldStrings[i];
+    const first = stringIds.get(s);
+    if (first === undefined) stringIds.set(s, i);
+    else view[oldStringSlots[i]] = first;
+  }
+  for (let j = 0; j < hits; j++) view[newStringSlots[j]] = stringIds.get(oldStrings[j]);
+}
+
+function putOther(v) {
+  let id = others.get(v);
+  if (id === undefined) {
+    id = others.size;
+    others.set(v, id);
+  }
+  write(OTHER, id);
+}
+
+function unreadable(node, error) {
+  if (write(UNREADABLE, 0) && thrownBy !== null) thrownBy.set(node, error);
+}
+
+function threw(error) {
+  const node = ordinal;
+  if (!write(THREW, 0)) return;
+  if (values !== null) values[node] = undefined;
+  if (thrownBy !== null) thrownBy.set(node, error);
+}
+
+function putObject(v, node, depth) {
+  for (let d = depth - 1; d >= 0; d--) {
+    if (path[d] === v) {
+      write(SEEN, pathNodes[d]);
+      return;
+    }
+  }
+  let array, proto;
+  try {
+    array = isArray(v);
+    if (!array) proto = getPrototypeOf(v);
+  } catch (error) {
+    unreadable(node, error);
+    return;
+  }
+  if (array) putArray(v, node, depth);
+  else if (proto === objectPrototype || proto === null) putPlain(v, node, depth);
+  else putDateOrOther(v);
+}
+
+function putDateOrOther(v) {
+  let time;
+  try {
+    if (v instanceof Date) time = getTime.call(v);
+  } catch {
+    // a proxy's trap threw, or a Date's prototype without a Date: compared by identity
+  }
+  if (time === undefined) putOther(v);
+  else write(DATE, time);
+}
+
+function putArray(v, node, depth) {
+  let n;
+  try {
+    n = v.length >>> 0;
+  } catch (error) {
+    unreadable(node, error);
+    return;
+  }
+  if (!write(ARRAY, n)) return;
+  const next = depth + 1;
+  if (next > depthLimit) {
+    if (n > 0 && ordinal < sideEnd) write(CUT_DEPTH, 0);
+    return;
+  }
+  path[depth] = v;
+  pathNodes[depth] = node;
+  for (let i = 0; i < n; i++) {
+    if (ordinal >= sideEnd) {
+      full = true;
+      break;
+    }
+    let item;
+    try {
+      item = v[i];
+    } catch (error) {
+      threw(error);
+      if (full) break;
+      continue;
+    }
+    put(item, next);
+    if (full) break;
+  }
+  path[depth] = undefined;
+}
+
+/** One key of a plain object and its value: -1 when the key was not written, 1 to go on, 0 to stop. */
+function member(v, key, next, deep) {
+  if (ordinal >= sideEnd) {
+    full = true;
+    return -1;
+  }
+  let id = keyIds.get(key);
+  if (id === undefined) id = newKey(key);
+  if (at + 3 > view.length && !room(3)) return -1;
+  view[at++] = id;
+  if (deep) return write(CUT_DEPTH, 0) ? 1 : 0;
+  let item;
+  try {
+    item = v[key];
+  } catch (error) {
+    threw(error);
+    return full ? 0 : 1;
+  }
+  put(item, next);
+  return full ? 0 : 1;
+}
+
+function putPlain(v, node, depth) {
+  const header = at;
+  if (!write(OBJECT, 0)) return;
+  const next = depth + 1;
+  const deep = next > depthLimit;
+  const oldStrs = oldStringCount;
+  const newStrs = newStringCount;
+  let count = 0;
+  path[depth] = v;
+  pathNodes[depth] = node;
+  try {
+    if (ownOnly) {
+      for (const key in v) {
+        const went = member(v, key, next, deep);
+        if (went >= 0) count++;
+        if (went !== 1) break;
+      }
+    } else {
+      const keys = Object.keys(v);
+      for (let i = 0; i < keys.length; i++) {
+        const went = member(v, keys[i], next, deep);
+        if (went >= 0) count++;
+        if (went !== 1) break;
+      }
+    }
+  } catch (error) {
+    // Listing the keys threw (a proxy's trap): the object is unreadable; what was written of it
+    // is taken back.
+    path[depth] = undefined;
+    at = header;
+    ordinal = node;
+    oldStringCount = oldStrs;
+    newStringCount = newStrs;
+    full = false;
+    unreadable(node, error);
+    return;
+  }
+  path[depth] = undefined;
+  if (view.length === 0) view = tapeGrow(at);
+  if (header + 1 < view.length) view[header + 1] = full ? count + 1 : count;
+}
+
+function newKey(key) {
+  const id = keyIds.size;
+  keyIds.set(key, id);
+  pendingKeys.push(key);
+  if (key.includes('\0')) pendingNul = true;
+  keyChars += key.length;
+  return id;
+}
+
+/** Sends the keys first met in this tape: joined by NUL, or one by one if one holds a NUL. */
+function flushKeys() {
+  const count = pendingKeys.length;
+  if (count === 0) return;
+  const first = keyIds.size - count;
+  const keys = pendingKeys;
+  const nul = pendingNul;
+  pendingKeys = [];
+  pendingNul = false;
+  if (!nul) internKeys(keys.join('\0'), first, count);
+  else for (let i = 0; i < count; i++) internKeys(keys[i], first + i, 1);
+}
+
+function begin(maxNodes, maxDepth, keep) {
+  if (!codesRead) readCodes();
+  if (keyIds.size > MAX_KEYS || keyChars > MAX_KEY_CHARS) {
+    keyIds.clear();
+    keyChars = 0;
+    resetKeys();
+  }
+  at = HEADER;
+  ordinal = 0;
+  newSide = false;
+  canonical = false;
+  oldStringCount = 0;
+  newStringCount = 0;
+  depthLimit = Math.min(maxDepth, MAX_DEPTH);
+  ownOnly = listsOwnOnly();
+  values = keep ? [] : null;
+  thrownBy = keep ? new Map() : null;
+  return maxNodes;
+}
+
+function end() {
+  if (oldStringCount > 0) oldStrings.fill(undefined, 0, oldStringCount);
+  if (canonical) stringIds.clear();
+  if (others.size > 0) others.clear();
+  values = null;
+  thrownBy = null;
+}
+
+/**
+ * Writes `oldValue` and `newValue` onto the wasm's tape: a TapeStatus. With `keep`, each node's
+ * value and what reading it threw stay for tapeValue until releaseTape. Never throws.
+ * @param {unknown} oldValue @param {unknown} newValue @param {number} maxNodes @param {number} maxDepth
+ * @param {boolean} keep
+ * @returns {import('../wasm/cutover.js').TapeStatus}
+ */
+export function flatten(oldValue, newValue, maxNodes, maxDepth, keep) {
+  if (busy) return TapeStatus.Busy;
+  busy = true;
+  let status = TapeStatus.Failed;
+  try {
+    const budget = begin(maxNodes, maxDepth, keep);
+    full = false;
+    sideEnd = budget;
+    put(oldValue, 0);
+    const newStart = at;
+    newSide = true;
+    full = false;
+    sideEnd = ordinal + budget;
+    if (view.length === 0) view = tapeGrow(at);
+    const oldRoot = view[HEADER];
+    if (newValue === oldValue && (oldRoot === ARRAY || oldRoot === OBJECT) && newStart > HEADER) write(SEEN, 0);
+    else put(newValue, 0);
+    if (view.length === 0) view = tapeGrow(at);
+    view[0] = newStart;
+    view[1] = at;
+    if (keep) {
+      keptValues = values;
+      keptThrown = thrownBy;
+    }
+    status = TapeStatus.Written;
+  } catch {
+    // The stack ran out (or worse): nothing of this tape is read.
+    path.fill(undefined);
+  } finally {
+    end();
+    try {
+      flushKeys();
+    } catch {
+      status = TapeStatus.Failed;
+    }
+    busy = false;
+  }
+  return status;
+}
+
+/**
+ * The value kept for node `ordinal` (`thrown`: what reading it threw), undefined when none.
+ * @param {number} ordinal @param {boolean} thrown
+ */
+export function tapeValue(ordinal, thrown) {
+  if (thrown) return keptThrown === null ? undefined : keptThrown.get(ordinal);
+  return keptValues === null ? undefined : keptValues[ordinal];
+}
+
+/** Forgets the values kept for the last tape written with `keep`. */
+export function releaseTape() {
+  keptValues = null;
+  keptThrown = null;
+}

@@ -1,0 +1,142 @@
+//! `sameStructure({ ignore })` for JavaScript: the options converted (the core names a bad
+//! pattern), and the core's walk (`diff::same_structure`) run over the tape the facade flattens
+//! the two values onto (tape.rs, js/bridge/tape.js).
+//!
+//! Two ways in, one crossing each:
+//! - the function `sameStructure` returns, called by anyone: the facade flattens the pair, then
+//!   calls `compareTape()`;
+//! - the same function passed to `MigratorBuilder#read`: the facade hands the builder this
+//!   object too (`readSameStructure`), and the core's comparison ([`NativeComparison`]) asks the
+//!   bridge to flatten (`flatten`), then walks, with no JavaScript function called per check.
+//!   Trackers that run checks themselves (LaunchDarkly's) get the function as its handle.
+
+use std::rc::Rc;
+
+use js_sys::Function;
+use wasm_bindgen::prelude::*;
+
+use super::bridge;
+use super::codes::TapeStatus;
+use super::tape_buffer;
+use super::value::{array_items, is_array};
+use crate::diff::{pattern, same_structure, Bounds, Ignore, Sameness};
+use crate::error::Error;
+use crate::migration::Comparison;
+
+/// What a `sameStructure` comparison is: its patterns and its bounds (the defaults: see
+/// `diff/bounds.rs`).
+pub struct Native {
+    ignore: Ignore,
+    bounds: Bounds,
+}
+
+impl Native {
+    pub fn ignore(&self) -> &Ignore {
+        &self.ignore
+    }
+
+    /// The bounds as `flatten`'s arguments.
+    pub fn limits(&self) -> (u32, u32) {
+        let clamp = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        (clamp(self.bounds.max_nodes), clamp(self.bounds.max_depth))
+    }
+
+    /// The pair on the tape the facade last wrote, compared.
+    fn on_tape(&self) -> Sameness {
+        tape_buffer::read(|tape| same_structure(&tape, &tape.old(), &tape.new_root(), &self.ignore, self.bounds))
+            .unwrap_or(Sameness::Unreadable)
+    }
+
+    /// Flattens `old` and `new` through the bridge, then compares them. A pair that could not be
+    /// written (another is being written: a getter of those values ran a comparison) is not
+    /// compared, and answers as one that could not be read.
+    pub fn same(&self, old: &JsValue, new: &JsValue) -> Sameness {
+        let (nodes, depth) = self.limits();
+        match TapeStatus::from_code(bridge::flatten(old, new, nodes, depth, false)) {
+            Some(TapeStatus::Written) => self.on_tape(),
+            _ => Sameness::Unreadable,
+        }
+    }
+}
+
+/// The `ignore` option: undefined, or an array of JSON Pointer patterns.
+fn patterns(ignore: &JsValue) -> Result<Ignore, Error> {
+    if ignore.is_undefined() {
+        return Ok(Ignore::none());
+    }
+    if !is_array(ignore) {
+        return Err(pattern::not_an_array());
+    }
+    let items = array_items(ignore).ok_or_else(pattern::not_an_array)?;
+    let texts = items
+        .iter()
+        .enumerate()
+        .map(|(position, item)| item.as_string().ok_or_else(|| pattern::not_a_string(position)))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ignore::compile(&texts)
+}
+
+/// The core of one `sameStructure(options)` function, which the facade keeps beside it.
+#[wasm_bindgen]
+pub struct WasmSameStructure {
+    native: Rc<Native>,
+}
+
+#[wasm_bindgen]
+impl WasmSameStructure {
+    /// `ignore`: the option as the facade read it (undefined when absent); a `TypeError` with the
+    /// core's message when it is not an array of JSON Pointers.
+    #[wasm_bindgen(constructor)]
+    pub fn new(ignore: JsValue) -> Result<WasmSameStructure, JsValue> {
+        let native = Native { ignore: patterns(&ignore)?, bounds: Bounds::default() };
+        Ok(WasmSameStructure { native: Rc::new(native) })
+    }
+
+    /// The node bound, for `flatten`.
+    #[wasm_bindgen(getter, js_name = maxNodes)]
+    pub fn max_nodes(&self) -> u32 {
+        self.native.limits().0
+    }
+
+    /// The depth bound, for `flatten`.
+    #[wasm_bindgen(getter, js_name = maxDepth)]
+    pub fn max_depth(&self) -> u32 {
+        self.native.limits().1
+    }
+
+    /// The pair the facade has just flattened (`flatten` answered `TapeStatus.Written`): whether
+    /// it is the same structure (`false` for a pair that could not be read or compared within the
+    /// bounds: see `Sameness::answer`).
+    #[wasm_bindgen(js_name = compareTape)]
+    pub fn compare_tape(&self) -> bool {
+        self.native.on_tape().answer()
+    }
+}
+
+impl WasmSameStructure {
+    /// The core's comparison for `MigratorBuilder#read`; `function` is the one `sameStructure`
+    /// returned, handed to trackers that call the comparison themselves.
+    pub fn comparison(&self, function: Function) -> NativeComparison {
+        NativeComparison { native: self.native.clone(), function: function.into() }
+    }
+}
+
+/// `sameStructure`'s comparison inside a migrator: the walk, no JavaScript function per check.
+pub struct NativeComparison {
+    native: Rc<Native>,
+    function: JsValue,
+}
+
+impl Comparison<JsValue> for NativeComparison {
+    fn compare(&self, old: &JsValue, new: &JsValue) -> Result<bool, JsValue> {
+        Ok(self.native.same(old, new).answer())
+    }
+
+    fn handle(&self) -> Option<&JsValue> {
+        Some(&self.function)
+    }
+
+    fn ignore(&self) -> Option<&Ignore> {
+        Some(self.native.ignore())
+    }
+}

@@ -1,0 +1,597 @@
+//! The tape: a pair of values flattened by the facade (js/bridge/tape.js) into numbers in wasm
+//! memory, and the walk's [`Structure`] over it. `sameStructure` reads each value once, in one
+//! tight JavaScript loop and one crossing; the core's walk (src/diff) then decides on numbers,
+//! with no call back into JavaScript.
+//!
+//! **Layout** (`f64` slots). Slot 0: where the new value's nodes start; slot 1: where they end;
+//! the old value's nodes start at slot 2 ([`HEADER`]). Each value is its nodes in pre-order, a
+//! node being a [`TapeNode`] code and one number (see codes.rs for what the number is). A plain
+//! object's children are each preceded by one slot, the key's id: ids name keys across tapes
+//! (the facade interns them, and their texts reach [`Tape`] once, through `internKeys`, see
+//! tape_buffer.rs). Nodes are numbered from 0 across both values, old first (their ordinals):
+//! the walk's values are ordinals, and the facade keeps a value per ordinal when it is asked to
+//! explain, so that a difference can name the very JavaScript values.
+//!
+//! **Bounds.** The facade writes at most `max_nodes` nodes per value and does not read deeper
+//! than `max_depth`: what it did not read is a [`TapeNode::CutDepth`]/[`TapeNode::CutNodes`] node,
+//! or is missing from the tape (the value's nodes end early). A missing node reads as
+//! `CutNodes`, an object whose keys were not all written as [`Shape::LargeObject`], and a cut
+//! value as [`Shape::Cut`]: the walk reports the bound hit where it reaches it.
+//!
+//! **Never trusted.** [`TapeIndex::build`] reads any slots without panicking: a code it does not
+//! know reads as `CutNodes`, an ordinal that points nowhere as the one cut node, and it parses
+//! with its own stack (no recursion), in time linear in the slots.
+//!
+//! Plain Rust: its tests run natively (lib.rs compiles it, and codes.rs, outside wasm too).
+
+use std::borrow::Cow;
+
+use super::codes::TapeNode;
+use crate::diff::{Limit, Shape, Structure};
+
+/// Slots before the old value's nodes: where the new value's start, and where they end.
+pub const HEADER: usize = 2;
+
+/// No node (a root's parent), no key (an array's child).
+const NONE: u32 = u32::MAX;
+
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    kind: TapeNode,
+    number: f64,
+    parent: u32,
+    /// The key's id under which it sits in its parent object.
+    key: u32,
+    /// An array's or object's children: from `first` in [`TapeIndex::children`] (and their keys
+    /// in [`TapeIndex::keys`]), `count` of them on the tape.
+    first: u32,
+    count: u32,
+    /// The array's length or the object's key count, as written.
+    declared: u32,
+}
+
+/// A tape's nodes indexed for the walk: each container's children (and keys) side by side, so
+/// that `property` and `element` are one lookup. Built in two linear passes; kept and reused
+/// (cleared, not freed) from one comparison to the next.
+#[derive(Debug, Default)]
+pub struct TapeIndex {
+    nodes: Vec<Node>,
+    children: Vec<u32>,
+    keys: Vec<u32>,
+    /// The old and the new value's root ordinals.
+    roots: [u32; 2],
+    /// The ordinal of the one node every missing node reads as (`CutNodes`), after the tape's.
+    cut: u32,
+    /// The parse's own stack: open containers and how many children they still expect.
+    stack: Vec<(u32, u32)>,
+}
+
+/// Above this many nodes, an index gives its memory back after use.
+const KEPT_NODES: usize = 4096;
+
+impl TapeIndex {
+    /// Indexes `slots`, a tape as laid out above (anything else reads as cut values).
+    pub fn build(&mut self, slots: &[f64]) {
+        self.nodes.clear();
+        self.children.clear();
+        self.keys.clear();
+        let end = slot_index(slots, 1).min(slots.len());
+        let new_start = slot_index(slots, 0).clamp(HEADER, end.max(HEADER));
+        let old = self.side(slots, HEADER, new_start);
+        let new = self.side(slots, new_start, end);
+        self.cut = self.nodes.len() as u32;
+        self.nodes.push(Node {
+            kind: TapeNode::CutNodes,
+            number: f64::NAN,
+            parent: NONE,
+            key: NONE,
+            first: 0,
+            count: 0,
+            declared: 0,
+        });
+        self.roots = [old, new].map(|root| self.resolve(root));
+        self.link();
+    }
+
+    /// Gives back the memory of a large tape's index (a 10,000-node value's), keeping enough for
+    /// the usual ones.
+    pub fn trim(&mut self) {
+        if self.nodes.capacity() > KEPT_NODES {
+            self.nodes = Vec::new();
+            self.children = Vec::new();
+            self.keys = Vec::new();
+            self.stack = Vec::new();
+        }
+    }
+
+    /// Parses one value's nodes from `slots[start..end]`, in pre-order; returns its root's ordinal
+    /// (`NONE` when there is no node at all). Stops at the end of the value's slots, leaving the
+    /// containers still open with fewer children than they declared.
+    fn side(&mut self, slots: &[f64], start: usize, end: usize) -> u32 {
+        self.stack.clear();
+        let mut at = start;
+        let mut root = NONE;
+        loop {
+            while self.stack.last().is_some_and(|&(_, remaining)| remaining == 0) {
+                self.stack.pop();
+            }
+            let parent = self.stack.last().map(|&(parent, _)| parent);
+            if parent.is_none() && root != NONE {
+                break;
+            }
+            let in_object = parent.and_then(|p| self.nodes.get(p as usize)).is_some_and(|p| p.kind == TapeNode::Object);
+            let key = if in_object {
+                match slots.get(at).filter(|_| at < end) {
+                    Some(&key) => {
+                        at += 1;
+                        key as u32
+                    }
+                    None => break,
+                }
+            } else {
+                NONE
+            };
+            let (Some(&code), Some(&number)) = (slots.get(at), slots.get(at + 1)) else { break };
+            if at + 2 > end {
+                break;
+            }
+            at += 2;
+            let kind = TapeNode::from_code(code as u32).filter(|_| code.fract() == 0.0).unwrap_or(TapeNode::CutNodes);
+            let declared = if is_container(kind) { number as u32 } else { 0 };
+            let ordinal = self.nodes.len() as u32;
+            self.nodes.push(Node { kind, number, parent: parent.unwrap_or(NONE), key, first: 0, count: 0, declared });
+            if let Some((_, remaining)) = self.stack.last_mut() {
+                *remaining = remaining.saturating_sub(1);
+            }
+            if let Some(parent) = parent.and_then(|p| self.nodes.get_mut(p as usize)) {
+                parent.count += 1;
+            }
+            if root == NONE {
+                root = ordinal;
+            }
+            if is_container(kind) && declared > 0 {
+                self.stack.push((ordinal, declared));
+            }
+        }
+        root
+    }
+
+    /// Lays each container's children out side by side, in order.
+    fn link(&mut self) {
+        let mut next = 0u32;
+        for node in &mut self.nodes {
+            if is_container(node.kind) {
+                node.first = next;
+                next = next.saturating_add(node.count);
+                node.count = 0;
+            }
+        }
+        self.children.resize(next as usize, self.cut);
+        self.keys.resize(next as usize, NONE);
+        for ordinal in 0..self.nodes.len() {
+            let Some(&Node { parent, key, .. }) = self.nodes.get(ordinal) else { break };
+            let Some(parent) = self.nodes.get_mut(parent as usize) else { continue };
+            let at = (parent.first + parent.count) as usize;
+            parent.count += 1;
+            if let (Some(child), Some(slot)) = (self.children.get_mut(at), self.keys.get_mut(at)) {
+                *child = ordinal as u32;
+                *slot = key;
+            }
+        }
+    }
+
+    /// The walk's view of the tape, with the texts of the keys' ids.
+    pub fn tape<'t>(&'t self, key_texts: &'t [String]) -> Tape<'t> {
+        Tape { index: self, key_texts }
+    }
+
+    fn node(&self, ordinal: u32) -> Option<&Node> {
+        self.nodes.get(ordinal as usize)
+    }
+
+    /// The node an ordinal stands for: a [`TapeNode::Seen`] node's container (the cut node when
+    /// it names none before it).
+    fn resolve(&self, ordinal: u32) -> u32 {
+        match self.node(ordinal) {
+            Some(node) if node.kind == TapeNode::Seen => {
+                let target = node.number as u32;
+                let valid = target < ordinal && self.node(target).is_some_and(|t| is_container(t.kind));
+                if valid && node.number.fract() == 0.0 {
+                    target
+                } else {
+                    self.cut
+                }
+            }
+            Some(_) => ordinal,
+            None => self.cut,
+        }
+    }
+
+    /// Child `at` of container `parent` as the walk reads it: `Err` when reading it threw.
+    fn child(&self, parent: &Node, at: usize) -> Result<u32, u32> {
+        if at >= parent.count as usize {
+            return Ok(self.cut);
+        }
+        let Some(&child) = self.children.get(parent.first as usize + at) else { return Ok(self.cut) };
+        match self.node(child) {
+            Some(node) if node.kind == TapeNode::Threw => Err(child),
+            _ => Ok(self.resolve(child)),
+        }
+    }
+
+    fn keys_of(&self, node: &Node) -> &[u32] {
+        let first = node.first as usize;
+        self.keys.get(first..first + node.count as usize).unwrap_or(&[])
+    }
+}
+
+fn is_container(kind: TapeNode) -> bool {
+    matches!(kind, TapeNode::Array | TapeNode::Object)
+}
+
+/// A header slot as an index (0 when it is none).
+fn slot_index(slots: &[f64], at: usize) -> usize {
+    slots.get(at).map_or(0, |&n| if n.fract() == 0.0 { n as usize } else { 0 })
+}
+
+/// The walk's [`Structure`] over an indexed tape: values and keys are numbers.
+#[derive(Clone, Copy)]
+pub struct Tape<'t> {
+    index: &'t TapeIndex,
+    key_texts: &'t [String],
+}
+
+impl Tape<'_> {
+    /// The old value's root.
+    pub fn old(&self) -> u32 {
+        self.index.roots[0]
+    }
+
+    /// The new value's root.
+    pub fn new_root(&self) -> u32 {
+        self.index.roots[1]
+    }
+}
+
+impl Structure for Tape<'_> {
+    /// A node's ordinal.
+    type Value = u32;
+    /// A key's id.
+    type Key = u32;
+
+    fn shape(&self, value: &u32, key_limit: usize) -> Result<Shape<'_, u32>, u32> {
+        let Some(node) = self.index.node(*value) else { return Ok(Shape::Cut(Limit::Nodes)) };
+        Ok(match node.kind {
+            TapeNode::Undefined => Shape::Undefined,
+            TapeNode::Null => Shape::Null,
+            TapeNode::False => Shape::Boolean(false),
+            TapeNode::True => Shape::Boolean(true),
+            TapeNode::Number => Shape::Number(node.number),
+            TapeNode::String => Shape::String,
+            TapeNode::Date => Shape::Date(node.number),
+            TapeNode::Other => Shape::Other,
+            TapeNode::Unreadable | TapeNode::Threw => return Err(*value),
+            TapeNode::Array => Shape::Array(node.declared as usize),
+            TapeNode::Object if node.count < node.declared || node.count as usize > key_limit => Shape::LargeObject,
+            TapeNode::Object => Shape::Object(Cow::Borrowed(self.index.keys_of(node))),
+            TapeNode::CutDepth => Shape::Cut(Limit::Depth),
+            TapeNode::Seen | TapeNode::CutNodes => Shape::Cut(Limit::Nodes),
+        })
+    }
+
+    fn property(&self, object: &u32, key: &u32, at: usize) -> Result<u32, u32> {
+        let Some(node) = self.index.node(*object).filter(|n| n.kind == TapeNode::Object) else {
+            return Ok(self.index.cut);
+        };
+        let keys = self.index.keys_of(node);
+        let at = if keys.get(at) == Some(key) { Some(at) } else { keys.iter().position(|k| k == key) };
+        match at {
+            Some(at) => self.index.child(node, at),
+            None => Ok(self.index.cut),
+        }
+    }
+
+    fn element(&self, array: &u32, index: usize) -> Result<u32, u32> {
+        match self.index.node(*array).filter(|n| n.kind == TapeNode::Array) {
+            Some(node) => self.index.child(node, index),
+            None => Ok(self.index.cut),
+        }
+    }
+
+    /// `===` as the facade saw it: the same container node, the same string or other value by
+    /// id, equal numbers (NaN not, ±0 so), equal booleans, `undefined` and `null` each with
+    /// itself. A cut, unreadable or thrown position is never identical to anything. Only ever
+    /// asked of an old and a new value, or of two containers (where strings' ids would not do).
+    fn identical(&self, a: &u32, b: &u32) -> bool {
+        let (Some(x), Some(y)) = (self.index.node(*a), self.index.node(*b)) else { return false };
+        if a == b {
+            return is_container(x.kind);
+        }
+        match (x.kind, y.kind) {
+            (TapeNode::Undefined, TapeNode::Undefined)
+            | (TapeNode::Null, TapeNode::Null)
+            | (TapeNode::False, TapeNode::False)
+            | (TapeNode::True, TapeNode::True) => true,
+            (TapeNode::Number, TapeNode::Number)
+            | (TapeNode::String, TapeNode::String)
+            | (TapeNode::Other, TapeNode::Other) => x.number == y.number,
+            _ => false,
+        }
+    }
+
+    fn key_text<'k>(&'k self, key: &'k u32) -> &'k str {
+        self.key_texts.get(*key as usize).map_or("", String::as_str)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diff::{differences, same_structure, BoundHit, Bounds, Ignore, Sameness};
+    use TapeNode as T;
+
+    /// Writes tapes as the facade does.
+    #[derive(Default)]
+    struct Writer {
+        slots: Vec<f64>,
+        ordinal: u32,
+    }
+
+    impl Writer {
+        fn node(&mut self, kind: TapeNode, number: f64) -> u32 {
+            self.slots.extend([kind as u32 as f64, number]);
+            self.ordinal += 1;
+            self.ordinal - 1
+        }
+        fn key(&mut self, id: u32) {
+            self.slots.push(f64::from(id));
+        }
+    }
+
+    /// A tape of two values written by `old` and `new`.
+    fn tape(old: impl FnOnce(&mut Writer), new: impl FnOnce(&mut Writer)) -> Vec<f64> {
+        let mut w = Writer { slots: vec![0.0; HEADER], ordinal: 0 };
+        old(&mut w);
+        let new_start = w.slots.len();
+        new(&mut w);
+        w.slots[0] = new_start as f64;
+        w.slots[1] = w.slots.len() as f64;
+        w.slots
+    }
+
+    const KEYS: [&str; 4] = ["a", "b", "c/d", "e~"];
+
+    fn texts() -> Vec<String> {
+        KEYS.iter().map(|k| (*k).to_owned()).collect()
+    }
+
+    fn same(slots: &[f64], patterns: &[&str]) -> Sameness {
+        let mut index = TapeIndex::default();
+        index.build(slots);
+        let texts = texts();
+        let tape = index.tape(&texts);
+        same_structure(&tape, &tape.old(), &tape.new_root(), &Ignore::compile(patterns).unwrap(), Bounds::default())
+    }
+
+    fn listed(slots: &[f64]) -> Vec<(String, &'static str, Option<u32>, Option<u32>)> {
+        let mut index = TapeIndex::default();
+        index.build(slots);
+        let texts = texts();
+        let tape = index.tape(&texts);
+        let explanation = differences(&tape, &tape.old(), &tape.new_root(), &Ignore::none(), 16, Bounds::default());
+        explanation.differences.into_iter().map(|d| (d.path, d.kind.name(), d.old, d.new)).collect()
+    }
+
+    /// `{ a: 1, b: [true, "x"] }` with the string id `x`.
+    fn record(w: &mut Writer, b_first: bool, x: f64) {
+        w.node(T::Object, 2.0);
+        let a = |w: &mut Writer| {
+            w.key(0);
+            w.node(T::Number, 1.0);
+        };
+        let b = |w: &mut Writer| {
+            w.key(1);
+            w.node(T::Array, 2.0);
+            w.node(T::True, 0.0);
+            w.node(T::String, x);
+        };
+        if b_first {
+            b(w);
+            a(w);
+        } else {
+            a(w);
+            b(w);
+        }
+    }
+
+    #[test]
+    fn equal_values_are_the_same_whatever_their_key_order() {
+        assert_eq!(same(&tape(|w| record(w, false, 0.0), |w| record(w, false, 0.0)), &[]), Sameness::Same);
+        assert_eq!(same(&tape(|w| record(w, false, 0.0), |w| record(w, true, 0.0)), &[]), Sameness::Same);
+        assert_eq!(same(&tape(|w| record(w, false, 0.0), |w| record(w, false, -1.0)), &[]), Sameness::Different);
+        assert_eq!(same(&tape(|w| record(w, false, 0.0), |w| record(w, false, -1.0)), &["/b/1"]), Sameness::Same);
+    }
+
+    #[test]
+    fn differences_name_the_nodes_ordinals_and_the_keys_texts() {
+        let slots = tape(
+            |w| {
+                w.node(T::Object, 2.0);
+                w.key(2);
+                w.node(T::Number, 1.0);
+                w.key(3);
+                w.node(T::Null, 0.0);
+            },
+            |w| {
+                w.node(T::Object, 2.0);
+                w.key(2);
+                w.node(T::Number, 2.0);
+                w.key(0);
+                w.node(T::String, -1.0);
+            },
+        );
+        assert_eq!(
+            listed(&slots),
+            [
+                ("/c~1d".to_owned(), "changed", Some(1), Some(4)),
+                ("/e~0".to_owned(), "removed", Some(2), None),
+                ("/a".to_owned(), "added", None, Some(5)),
+            ]
+        );
+    }
+
+    #[test]
+    fn primitives_compare_as_the_walk_says() {
+        let pair = |a: (TapeNode, f64), b: (TapeNode, f64)| {
+            same(
+                &tape(
+                    |w| {
+                        w.node(a.0, a.1);
+                    },
+                    |w| {
+                        w.node(b.0, b.1);
+                    },
+                ),
+                &[],
+            )
+        };
+        assert_eq!(pair((T::Number, f64::NAN), (T::Number, f64::NAN)), Sameness::Same);
+        assert_eq!(pair((T::Number, 0.0), (T::Number, -0.0)), Sameness::Same);
+        assert_eq!(pair((T::Date, 5.0), (T::Date, 5.0)), Sameness::Same);
+        assert_eq!(pair((T::Date, 5.0), (T::Number, 5.0)), Sameness::Different);
+        assert_eq!(pair((T::Other, 0.0), (T::Other, 0.0)), Sameness::Same);
+        assert_eq!(pair((T::Other, 0.0), (T::Other, 1.0)), Sameness::Different);
+        assert_eq!(pair((T::Undefined, 0.0), (T::Null, 0.0)), Sameness::Different);
+        assert_eq!(pair((T::False, 7.0), (T::False, 0.0)), Sameness::Same, "a boolean's number is not read");
+        assert_eq!(pair((T::Unreadable, 0.0), (T::Unreadable, 0.0)), Sameness::Unreadable);
+    }
+
+    #[test]
+    fn seen_nodes_make_cycles_and_the_very_same_root() {
+        // old = { a: old }, new = { a: new }: equal; new = the old value itself: the same, unread.
+        let cyclic = |w: &mut Writer| {
+            let me = w.ordinal;
+            w.node(T::Object, 1.0);
+            w.key(0);
+            w.node(T::Seen, f64::from(me));
+        };
+        assert_eq!(same(&tape(cyclic, cyclic), &[]), Sameness::Same);
+        let itself = tape(cyclic, |w| {
+            w.node(T::Seen, 0.0);
+        });
+        assert_eq!(same(&itself, &[]), Sameness::Same);
+        // A Seen node naming itself, a later node or a primitive is a cut.
+        for target in [1.0, 9.0, f64::NAN, 0.5] {
+            let bad = tape(
+                |w| {
+                    w.node(T::Array, 1.0);
+                    w.node(T::Seen, target);
+                },
+                |w| {
+                    w.node(T::Array, 1.0);
+                    w.node(T::Number, 1.0);
+                },
+            );
+            assert!(matches!(same(&bad, &[]), Sameness::TooLarge(_)), "{target}");
+        }
+    }
+
+    #[test]
+    fn what_the_facade_did_not_write_is_a_bound_hit_where_the_walk_reaches_it() {
+        let hit = |limit, path: &str| Sameness::TooLarge(BoundHit { limit, path: path.into() });
+        // An array whose elements stop early: the missing ones are cut.
+        let short = tape(
+            |w| {
+                w.node(T::Array, 3.0);
+                w.node(T::Number, 1.0);
+            },
+            |w| {
+                w.node(T::Array, 3.0);
+                w.node(T::Number, 1.0);
+                w.node(T::Number, 2.0);
+                w.node(T::Number, 3.0);
+            },
+        );
+        assert_eq!(same(&short, &[]), hit(Limit::Nodes, "/1"));
+        assert_eq!(same(&short, &["/*"]), Sameness::Same);
+        // An object whose keys stop early is too large to compare, unless every child is ignored.
+        let cut_object = tape(
+            |w| {
+                w.node(T::Object, 2.0);
+                w.key(0);
+                w.node(T::Number, 1.0);
+            },
+            |w| {
+                w.node(T::Object, 1.0);
+                w.key(0);
+                w.node(T::Number, 1.0);
+            },
+        );
+        assert_eq!(same(&cut_object, &[]), hit(Limit::Nodes, ""));
+        assert_eq!(same(&cut_object, &["/*"]), Sameness::Same);
+        let deep = tape(
+            |w| {
+                w.node(T::Array, 1.0);
+                w.node(T::CutDepth, 0.0);
+            },
+            |w| {
+                w.node(T::Array, 1.0);
+                w.node(T::CutDepth, 0.0);
+            },
+        );
+        assert_eq!(same(&deep, &[]), hit(Limit::Depth, "/0"));
+    }
+
+    #[test]
+    fn a_throwing_read_is_unreadable_and_explained_with_its_ordinal() {
+        let slots = tape(
+            |w| {
+                w.node(T::Object, 1.0);
+                w.key(0);
+                w.node(T::Threw, 0.0);
+            },
+            |w| {
+                w.node(T::Object, 1.0);
+                w.key(0);
+                w.node(T::Number, 1.0);
+            },
+        );
+        assert_eq!(same(&slots, &[]), Sameness::Unreadable);
+        let mut index = TapeIndex::default();
+        index.build(&slots);
+        let texts = texts();
+        let tape = index.tape(&texts);
+        let explanation = differences(&tape, &tape.old(), &tape.new_root(), &Ignore::none(), 16, Bounds::default());
+        let [only] = &explanation.differences[..] else { panic!("{explanation:?}") };
+        assert_eq!((only.path.as_str(), only.old, only.new), ("/a", None, Some(3)));
+        assert_eq!(only.unreadable.as_ref().map(|u| (u.old, u.new)), Some((Some(1), None)));
+    }
+
+    #[test]
+    fn an_empty_or_torn_tape_is_cut_values_never_a_panic() {
+        for slots in [vec![], vec![0.0], vec![9.0, 1.0, 4.0], vec![2.0, 2.0], vec![4.0, 99.0, 4.0, 1.0, 4.0]] {
+            let mut index = TapeIndex::default();
+            index.build(&slots);
+            let tape = index.tape(&[]);
+            let answer = same_structure(&tape, &tape.old(), &tape.new_root(), &Ignore::none(), Bounds::default());
+            assert!(matches!(answer, Sameness::TooLarge(_) | Sameness::Different), "{slots:?}: {answer:?}");
+        }
+    }
+
+    fn slot() -> impl proptest::strategy::Strategy<Value = f64> {
+        use proptest::strategy::Strategy;
+        proptest::prop_oneof![(0u32..16).prop_map(f64::from), proptest::num::f64::ANY]
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_slots_index_and_walk_without_panicking(slots in proptest::collection::vec(slot(), 0..64)) {
+            let mut index = TapeIndex::default();
+            index.build(&slots);
+            let texts = texts();
+            let tape = index.tape(&texts);
+            let _ = same_structure(&tape, &tape.old(), &tape.new_root(), &Ignore::none(), Bounds::default());
+            let _ = differences(&tape, &tape.old(), &tape.new_root(), &Ignore::compile(&["/a"]).unwrap(), 4, Bounds::default());
+        }
+    }
+}
