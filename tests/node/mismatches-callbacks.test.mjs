@@ -103,6 +103,27 @@ test('onMismatch may call back into the migrator', async () => {
   assert.equal(inner.stats, 1);
 });
 
+test('onMismatch may start another read of the same migrator', async () => {
+  let nested;
+  let started = false;
+  const { migrator, read } = mmSetup({
+    mismatches: {
+      onMismatch: () => {
+        if (started) return;
+        started = true;
+        nested = migrator.read('mig', { kind: 'user', key: 'nested' }, 'off', { old: { n: 1 }, new: { n: 2 } });
+      },
+    },
+  });
+  await read({ a: 1 }, { a: 2 });
+  assert.ok(nested instanceof Promise);
+  const r = await nested;
+  assert.equal(r.success, true);
+  const kept = migrator.mismatches();
+  assert.equal(kept.length, 2);
+  assert.deepEqual(kept.map((m) => m.context.key).sort(), ['mm-user', 'nested']);
+});
+
 test('background mode: explained when the background part ends, visible after settled()', async () => {
   const gates = makeGates();
   const seen = [];
