@@ -64,7 +64,7 @@ try {
     report.push(stats);
     process.stdout.write(
       `${prop.name.padEnd(40)} ${String(stats.runs).padStart(7)} cases ${String(Math.round(stats.ms)).padStart(7)} ms` +
-        `  failures: ${stats.failures.length} distinct, ${stats.occurrenceCount} cases\n`,
+        `  failures: ${stats.failures.length} distinct, ${stats.occurrenceCount} cases${prop.todo ? ` (todo: ${prop.todo})` : ''}\n`,
     );
   }
 } finally {

@@ -16,12 +16,15 @@
 // Checked, besides the harness's oracle (no trap, nothing uncaught or unhandled, the module still
 // works afterwards):
 // - sameStructure's comparison never throws and returns a boolean, in bounded time (no hang);
-// - sameStructure(x, x) is true for every value (one reference: equal without looking inside);
+// - sameStructure(x, x) is true for every value the walk can read (`UNREADABLE` lists the ones
+//   it cannot: proxies whose traps throw, revoked proxies — a failed read is never equal);
+// - the pairs of `KNOWN_PAIRS` get their known answer, and two twins of plain data are equal;
 // - for JSON values: sameStructure(a, b) === (JSON.stringify of both, keys sorted, are equal) —
 //   the brief's "same key order" oracle, extended to any order — and it is symmetric; with an
 //   `ignore` (patterns drawn from the value's own paths, `*` for some segments), it agrees with
 //   a reference walk written here from the contract;
-// - a read with mismatches() never fails and resolves with the authoritative origin's value;
+// - a read with mismatches() (origins answering synchronously, in background mode or not, at
+//   shadow or live) never fails and resolves with the authoritative origin's value;
 //   the check is counted; a comparison of false is explained: kept (unless keep is 0) with
 //   old/new the compared values by reference, at most maxDifferences differences, paths that are
 //   JSON Pointers, known kinds, added without an old side and removed without a new one, a
@@ -277,6 +280,21 @@ export function copy(v) {
   return v;
 }
 const put = (o, k, value) => Object.defineProperty(o, k, { value, enumerable: true, writable: true, configurable: true });
+
+/** A deep copy of a JSON value with every object's keys in another order (rotated by `turn`, reversed when odd). */
+export function reordered(v, turn) {
+  if (Array.isArray(v)) return v.map((x) => reordered(x, turn + 1));
+  if (!isObj(v)) return v;
+  let keys = Object.keys(v);
+  if (keys.length > 1) {
+    const r = turn % keys.length;
+    keys = [...keys.slice(r), ...keys.slice(0, r)];
+    if (turn % 2) keys.reverse();
+  }
+  const o = {};
+  for (const k of keys) put(o, k, reordered(v[k], turn + 1));
+  return o;
+}
 
 /** JSON text with every object's keys sorted: equal exactly when two JSON values are structurally equal. */
 export function canonical(v) {
@@ -684,10 +702,48 @@ function normalise(a, b, path) {
   return out.map((s) => `/${s}`).join('');
 }
 
+/** An object of JSON values with repeated strings, so that reordering its keys moves equal strings. */
+const repetitive = fc.dictionary(fc.constantFrom('a', 'b', 'c', 'd', 'e', '~', 'x/y'), fc.oneof(fc.constantFrom('', 'x', 'y'), fc.constantFrom(0, 1, null, true)), { maxKeys: 7 });
+
+const reorderedProp = {
+  name: 'sameStructure reordered keys',
+  todo: 'notes/d22-bugs.md: equal strings compare unequal when the strings before them shift',
+  arbitrary: fc.array(
+    fc.record({ a: fc.oneof(json, repetitive, fc.array(repetitive, { maxLength: 3 })), turn: fc.nat({ max: 6 }), change: fc.option(changeRecipe, { nil: undefined }) }),
+    { minLength: 1, maxLength: 6 },
+  ),
+  async run(cases, cx) {
+    const cmp = cx.cutover.sameStructure();
+    const builder = new cx.cutover.MigratorBuilder({ migrationVariation: () => 'shadow' }, { logger: silentLogger });
+    let current;
+    const migrator = builder
+      .mismatches({ keep: 1, maxDifferences: 1000 })
+      .read(() => current[0], () => current[1], () => false)
+      .write(() => 1, () => 1)
+      .build();
+    for (const c of cases) {
+      let b = reordered(c.a, c.turn);
+      if (c.change) b = changed(b, c.change);
+      if (b === undefined) continue;
+      const equal = canonical(c.a) === canonical(b);
+      const ab = compare(cx, cmp, c.a, b, 'sameStructure(a, reordered a)');
+      cx.expect(ab === equal, `sameStructure(${JSON.stringify(c.a).slice(0, 200)}, ${JSON.stringify(b).slice(0, 200)}) is ${ab}, expected ${equal}`);
+      current = [c.a, b];
+      const out = await cx.settle('read', migrator.read('fuzz-flag', { kind: 'user', key: 'k' }, 'off'), { ms: SLOW_MS });
+      cx.expect(out.status === 'fulfilled' && out.value.success === true, 'read failed');
+      const got = migrator.mismatches()[0].differences.map((d) => `${d.kind} ${d.path}`);
+      const want = referenceDifferences(c.a, b).map((d) => `${d.kind} ${d.path}`);
+      cx.expect(JSON.stringify(got) === JSON.stringify(want), `explanation ${JSON.stringify(got).slice(0, 300)}, the reference walk ${JSON.stringify(want).slice(0, 300)}`);
+    }
+  },
+};
+
 export { sameStructureProp as SAME_STRUCTURE_PROPERTY, mismatchesProp as MISMATCHES_PROPERTY };
 
-/** In PROPERTIES (properties.mjs), on top of the others' shares: 30 cases each in `npm test`'s short run. */
+/** In PROPERTIES (properties.mjs), on top of the others' shares: 30, 30 and 20 cases in `npm test`'s short run. */
 export const DIFFERENCES_PROPERTIES = [
   { prop: sameStructureProp, share: 0.012 },
   { prop: mismatchesProp, share: 0.012 },
+  // `todo` while the bug it found is open: fuzz.test.mjs reports it without failing `npm test`.
+  { prop: reorderedProp, share: 0.006 },
 ];
