@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { MigratorBuilder, launchDarklyClient, sameStructure } from 'cutover';
+import { MigratorBuilder, fixedStage, launchDarklyClient, sameStructure } from 'cutover';
 import { makeFakeTracker, mmSetup, pathsAndKinds, sleep } from './helpers/mismatches.mjs';
 import { makeGates, turns, watch } from './helpers/background.mjs';
 
@@ -216,4 +216,33 @@ test('launchDarklyClient: explained only when LaunchDarkly’s tracker ran the c
   assert.ok(unsampled.calls.some((c) => c[0] === 'consistency'), 'the check was handed to the tracker');
   assert.deepEqual(m2.mismatches(), [], 'no check ran: nothing explained');
   assert.deepEqual(m2.stats().read.consistency.paths, {});
+});
+
+test('a read started from a getter during a walk is compared and explained like any other', { todo: 'see d22-bugs.md' }, async () => {
+  const inner = (oldValue, newValue, comparison) =>
+    new MigratorBuilder(fixedStage('shadow'), { logger: { debug() {}, info() {}, warn() {}, error() {} } })
+      .mismatches()
+      .read(() => oldValue, () => newValue, comparison)
+      .write(() => 1, () => 1)
+      .build();
+  const during = (migrator) => {
+    let p;
+    const v = () =>
+      Object.defineProperty({}, 'g', {
+        enumerable: true,
+        get() {
+          p ??= migrator.read('mig', { kind: 'user', key: 'inner' }, 'off');
+          return 'g';
+        },
+      });
+    assert.equal(sameStructure()(v(), v()), true, 'the outer comparison');
+    return p;
+  };
+  const equal = inner({ z: 1 }, { z: 1 }, sameStructure());
+  await during(equal);
+  assert.deepEqual(equal.stats().read.consistency, { checked: 1, consistent: 1, paths: {} });
+  assert.deepEqual(equal.mismatches(), []);
+  const differ = inner({ z: 1 }, { z: 2 }, () => false);
+  await during(differ);
+  assert.deepEqual(differ.mismatches().map((m) => pathsAndKinds(m)), [[['/z', 'changed']]]);
 });
