@@ -1,6 +1,6 @@
 // `npm run fuzz`: fuzzes cutover's whole JavaScript surface with fast-check.
 //
-//   node --unhandled-rejections=strict fuzz/run.mjs [--cases N] [--seed S] [--only NAME] [--shrink-ms T] [--tame] [--background]
+//   node --unhandled-rejections=strict fuzz/run.mjs [--cases N] [--seed S] [--only NAME] [--shrink-ms T] [--tame] [--background] [--differences]
 //
 // Runs the properties of tests/hardening/helpers/properties.mjs (≥ 100 000 generated cases by
 // default) against the repo's dist/ (self-reference 'cutover'), loaded through `require` so a
@@ -12,9 +12,14 @@
 // The default run includes background mode's properties (helpers/background.mjs: maxInFlight,
 // shedding, settled(), waitUntil, hostile and re-entrant origins, createMigration's
 // `background`); `--background` runs only those, splitting N between them in their shares' ratio.
+// Likewise the structural walk's two (helpers/differences.mjs: sameStructure() and mismatches()
+// over random JSON and hostile values: throwing getters and proxies, revoked proxies, 10,000-deep
+// chains, cycles, 10,000-key objects, sparse arrays, symbols, BigInts, Dates, NaN, -0) and
+// `--differences`.
 import { createRequire } from 'node:module';
 
 import { BACKGROUND_PROPERTIES, coverage } from '../tests/hardening/helpers/background.mjs';
+import { DIFFERENCES_PROPERTIES, coverage as walked } from '../tests/hardening/helpers/differences.mjs';
 import { PROPERTIES } from '../tests/hardening/helpers/properties.mjs';
 import { canary, fuzzProperty, makeState, moduleLoader, muteConsole } from '../tests/hardening/helpers/harness.mjs';
 
@@ -31,6 +36,9 @@ const tame = argv.includes('--tame'); // leave out the known bug families' input
 const backgroundOnly = argv.includes('--background');
 const isBackground = (prop) => BACKGROUND_PROPERTIES.some((p) => p.prop === prop);
 const backgroundShare = BACKGROUND_PROPERTIES.reduce((sum, p) => sum + p.share, 0);
+const differencesOnly = argv.includes('--differences');
+const isDifferences = (prop) => DIFFERENCES_PROPERTIES.some((p) => p.prop === prop);
+const differencesShare = DIFFERENCES_PROPERTIES.reduce((sum, p) => sum + p.share, 0);
 
 const require = createRequire(import.meta.url);
 const loader = moduleLoader(require);
@@ -46,7 +54,8 @@ try {
   for (const { prop, share } of PROPERTIES) {
     if (only && !prop.name.toLowerCase().includes(only.toLowerCase())) continue;
     if (backgroundOnly && !isBackground(prop)) continue;
-    const portion = only ? 1 : backgroundOnly ? share / backgroundShare : share;
+    if (differencesOnly && !isDifferences(prop)) continue;
+    const portion = only ? 1 : backgroundOnly ? share / backgroundShare : differencesOnly ? share / differencesShare : share;
     const numRuns = Math.max(1, Math.round(totalCases * portion));
     const t0 = performance.now();
     const stats = await fuzzProperty(prop, { numRuns, seed, state, shrinkMs });
@@ -55,7 +64,7 @@ try {
     report.push(stats);
     process.stdout.write(
       `${prop.name.padEnd(40)} ${String(stats.runs).padStart(7)} cases ${String(Math.round(stats.ms)).padStart(7)} ms` +
-        `  failures: ${stats.failures.length} distinct, ${stats.occurrenceCount} cases\n`,
+        `  failures: ${stats.failures.length} distinct, ${stats.occurrenceCount} cases${prop.todo ? ` (todo: ${prop.todo})` : ''}\n`,
     );
   }
 } finally {
@@ -68,7 +77,7 @@ try {
   }
   const c = state.counts;
   console.log(
-    `\n${state.executed} executions in ${seconds} s (incl. shrinking), seed ${seed}${tame ? ' (tame)' : ''}${backgroundOnly ? ' (background only)' : ''}, wasm instances loaded: ${loader.loads}, console lines muted: ${muted}`,
+    `\n${state.executed} executions in ${seconds} s (incl. shrinking), seed ${seed}${tame ? ' (tame)' : ''}${backgroundOnly ? ' (background only)' : ''}${differencesOnly ? ' (differences only)' : ''}, wasm instances loaded: ${loader.loads}, console lines muted: ${muted}`,
   );
   console.log(
     `other violations: ${c['non-error']} non-Error throws, ${c.hang} hangs, ${c.contract} contract, ${c.broken} broken-after, ${c.uncaught} uncaught exceptions`,
@@ -79,6 +88,14 @@ try {
       `background: ${b.cases} random cases (${b.exact} with exact bookkeeping checks): ${b.ops} operations, ${b.parts} background origin calls, ` +
         `${b.shed} shed, ${b.reentries} re-entrant calls, ${b.earlyAborts} early aborts, ${b.waitUntilCalls} waitUntil calls, ` +
         `in-flight peak at maxInFlight in ${b.peakAtLimit}; ${b.bursts} bursts of ${b.burstOps} operations`,
+    );
+  }
+  if (walked.comparisons + walked.reads > 0) {
+    const w = walked;
+    console.log(
+      `differences: ${w.comparisons} sameStructure calls (${w.jsonPairs} JSON pairs, ${w.hostilePairs} hostile), ${w.reads} reads with mismatches(), ` +
+        `${w.explained} explained (${w.referenceChecked} against the reference walk), ${w.differences} differences, ${w.truncated} truncated, ` +
+        `kinds seen: ${[...w.kinds].sort().join('/') || 'none'}, slowest call ${w.slowestMs.toFixed(1)} ms`,
     );
   }
   console.log(`fuzz: ${generated} cases, ${c.trap} traps, ${c.unhandled} unhandled rejections`);

@@ -27,7 +27,8 @@ test.after(() => {
 });
 
 for (const { prop, share } of PROPERTIES) {
-  test(`fuzz: ${prop.name}`, { timeout: 40_000 }, async () => {
+  // A property with `todo` (a library bug it found is open, see its note) reports without failing.
+  test(`fuzz: ${prop.name}`, { timeout: 40_000, todo: prop.todo }, async () => {
     const numRuns = Math.max(20, Math.round(CASES * share));
     const stats = await fuzzProperty(prop, { numRuns, seed: SEED, state, shrinkMs: 3000 });
     const report = stats.failures.map(

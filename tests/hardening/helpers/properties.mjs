@@ -24,6 +24,7 @@ import {
 } from './hostile.mjs';
 import { HASH_VECTORS, Violation, isA, nodeHash, show } from './harness.mjs';
 import { BACKGROUND_PROPERTIES } from './background.mjs';
+import { DIFFERENCES_PROPERTIES } from './differences.mjs';
 
 const v = (value) => ({ k: 'v', v: value });
 /** `o[key]`, or undefined when a hostile object throws. */
@@ -951,7 +952,8 @@ const adaptersProp = {
 /**
  * Every property, with its share of a run's case budget: the core ones sum to 1, background
  * mode's (helpers/background.mjs, names starting 'background' or 'Migrator background') come on
- * top with 0.12.
+ * top with 0.22, and the structural walk's (helpers/differences.mjs: sameStructure,
+ * mismatches() over hostile values, reordered keys) with 0.03.
  */
 export const PROPERTIES = [
   { prop: hashContextKey, share: 0.12 },
@@ -966,6 +968,7 @@ export const PROPERTIES = [
   { prop: redisStoreProp, share: 0.08 },
   { prop: adaptersProp, share: 0.06 },
   ...BACKGROUND_PROPERTIES,
+  ...DIFFERENCES_PROPERTIES,
 ];
 
 export { Violation };
