@@ -479,7 +479,9 @@ impl<V: HostValue> Shared<V> {
         if let Err(thrown) = told {
             self.host.error(&format!("onMismatch threw: {}", thrown.describe()));
         }
-        label
+        // A mismatch the walk found nothing in (a comparison of the caller's that said `false`
+        // for equal structures) is labelled `_OTHER` too.
+        Some(label.unwrap_or_else(|| crate::diff::OTHER.to_owned()))
     }
 
     /// A write's origin calls (SPEC A3): the authoritative one, then the other when the stage
