@@ -1,8 +1,10 @@
 // The structural walk under the fuzz (issue 22; shared/API.md §1 "Differences"): `sameStructure()`
 // called directly, and shadow reads with `mismatches()` whose comparison is `sameStructure()` or a
-// user function answering false (so every check is explained). Two properties, in PROPERTIES with
-// the others (properties.mjs), and HOSTILE, every hostile value by name, which
-// tests/hardening/differences.test.mjs also sweeps one by one.
+// user function answering false (so every check is explained). Three properties, in PROPERTIES
+// with the others (properties.mjs) — the third, 'sameStructure reordered keys' (JSON values
+// against copies with their keys in another order, and the explanations of those pairs), is
+// `todo` while the bug it found is open (notes/d22-bugs.md) — and HOSTILE, every hostile value by
+// name, which tests/hardening/differences.test.mjs also sweeps one by one.
 //
 // Values: random JSON (fast-check's jsonValue) paired with a copy, a copy changed at one position
 // (a leaf replaced, a key dropped, a key added), or another random value; and hostile ones —
