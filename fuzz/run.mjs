@@ -94,7 +94,7 @@ try {
     const w = walked;
     console.log(
       `differences: ${w.comparisons} sameStructure calls (${w.jsonPairs} JSON pairs, ${w.hostilePairs} hostile), ${w.reads} reads with mismatches(), ` +
-        `${w.explained} explained (${w.referenceChecked} against the reference walk), ${w.differences} differences, ${w.truncated} truncated, ` +
+        `${w.stringifyChecked} held to JSON.stringify, ${w.explained} explained (${w.referenceChecked} against the reference walk), ${w.differences} differences, ${w.truncated} truncated, ` +
         `kinds seen: ${[...w.kinds].sort().join('/') || 'none'}, slowest call ${w.slowestMs.toFixed(1)} ms`,
     );
   }

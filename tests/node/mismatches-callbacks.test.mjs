@@ -246,3 +246,24 @@ test('a read started from a getter during a walk is compared and explained like 
   await during(differ);
   assert.deepEqual(differ.mismatches().map((m) => pathsAndKinds(m)), [[['/z', 'changed']]]);
 });
+
+test('background mode: a shed operation runs no check, so nothing is explained', async () => {
+  const gates = makeGates();
+  const builder = new MigratorBuilder(fixedStage('shadow'), { logger: { debug() {}, info() {}, warn() {}, error() {} } })
+    .background({ maxInFlight: 1 })
+    .mismatches()
+    .read(() => ({ v: 'old' }), gates.origin('new'), sameStructure())
+    .write(() => 1, () => 1);
+  const migrator = builder.build();
+  await migrator.read('mig', { kind: 'user', key: 'a' }, 'off');
+  await migrator.read('mig', { kind: 'user', key: 'b' }, 'off'); // shed: one background part already runs
+  await turns();
+  assert.equal(gates.count('new'), 1);
+  gates.resolve('new', { v: 'new' });
+  await migrator.settled();
+  assert.equal(migrator.stats().read.shed, 1);
+  const kept = migrator.mismatches();
+  assert.equal(kept.length, 1);
+  assert.equal(kept[0].context.key, 'a');
+  assert.deepEqual(pathsAndKinds(kept[0]), [['/v', 'changed']]);
+});

@@ -147,3 +147,30 @@ test('no values and no context in any metric or event', async (t) => {
   const text = JSON.stringify(events);
   for (const s of ['old-secret-value', 'new-secret-value', '/secret']) assert.ok(!text.includes(s), `${s} not in the event`);
 });
+
+test('the label is the first difference’s: _OTHER when the table does not name it, even if a later one is named', async (t) => {
+  const { meter, collect } = otel(t);
+  const { migrator, read } = mmSetup({ mismatches: true, meter });
+  for (let i = 0; i < 32; i++) await read({ [`k${i}`]: 1 }, { [`k${i}`]: 2 });
+  await read({ zz: 1, k0: 1 }, { zz: 2, k0: 2 }); // /zz first (not named), then /k0 (named)
+  const metric = (await collect()).get(MISMATCHES);
+  const byPath = {};
+  for (const [attrs, value] of points(metric)) byPath[attrs[PATH]] = (byPath[attrs[PATH]] ?? 0) + value;
+  assert.equal(byPath._OTHER, 1);
+  assert.equal(byPath['/k0'], 1, 'the /k0 point counts only the mismatch whose first difference it was');
+  assert.deepEqual({ k0: migrator.stats().read.consistency.paths['/k0'], other: migrator.stats().read.consistency.paths._OTHER }, { k0: 2, other: 1 });
+});
+
+test('resetStats() empties the table: new paths are named again, in stats and on the metric', async (t) => {
+  const { meter, collect } = otel(t);
+  const { migrator, read } = mmSetup({ mismatches: true, meter });
+  for (let i = 0; i < 33; i++) await read({ [`k${i}`]: 1 }, { [`k${i}`]: 2 });
+  assert.equal(migrator.stats().read.consistency.paths._OTHER, 1);
+  migrator.resetStats();
+  assert.deepEqual(migrator.stats().read.consistency.paths, {});
+  await read({ fresh: 1 }, { fresh: 2 });
+  assert.deepEqual(migrator.stats().read.consistency.paths, { '/fresh': 1 });
+  const metric = (await collect()).get(MISMATCHES);
+  const labels = points(metric).map(([attrs]) => attrs[PATH]);
+  assert.ok(labels.includes('/fresh'), `labels: ${labels.join(' ')}`);
+});

@@ -1,8 +1,10 @@
 // The structural walk under the fuzz (issue 22; shared/API.md §1 "Differences"): `sameStructure()`
 // called directly, and shadow reads with `mismatches()` whose comparison is `sameStructure()` or a
-// user function answering false (so every check is explained). Two properties, in PROPERTIES with
-// the others (properties.mjs), and HOSTILE, every hostile value by name, which
-// tests/hardening/differences.test.mjs also sweeps one by one.
+// user function answering false (so every check is explained). Three properties, in PROPERTIES
+// with the others (properties.mjs) — the third, 'sameStructure reordered keys' (JSON values
+// against copies with their keys in another order, and the explanations of those pairs), is
+// `todo` while the bug it found is open (notes/d22-bugs.md) — and HOSTILE, every hostile value by
+// name, which tests/hardening/differences.test.mjs also sweeps one by one.
 //
 // Values: random JSON (fast-check's jsonValue) paired with a copy, a copy changed at one position
 // (a leaf replaced, a key dropped, a key added), or another random value; and hostile ones —
@@ -49,6 +51,7 @@ export const coverage = {
   differences: 0,
   truncated: 0,
   referenceChecked: 0,
+  stringifyChecked: 0,
   slowestMs: 0,
   kinds: new Set(),
 };
@@ -281,6 +284,22 @@ export function copy(v) {
 }
 const put = (o, k, value) => Object.defineProperty(o, k, { value, enumerable: true, writable: true, configurable: true });
 
+/** Do the keys two JSON values share come in the same order, at every position both have? */
+export function sameKeyOrder(a, b) {
+  if (Array.isArray(a) && Array.isArray(b)) {
+    for (let i = 0; i < Math.min(a.length, b.length); i++) if (!sameKeyOrder(a[i], b[i])) return false;
+    return true;
+  }
+  if (isObj(a) && isObj(b) && !Array.isArray(a) && !Array.isArray(b)) {
+    const inB = new Set(Object.keys(b));
+    const inA = new Set(Object.keys(a));
+    const fromA = Object.keys(a).filter((k) => inB.has(k));
+    const fromB = Object.keys(b).filter((k) => inA.has(k));
+    return fromA.every((k, i) => k === fromB[i] && sameKeyOrder(a[k], b[k]));
+  }
+  return true;
+}
+
 /** A deep copy of a JSON value with every object's keys in another order (rotated by `turn`, reversed when odd). */
 export function reordered(v, turn) {
   if (Array.isArray(v)) return v.map((x) => reordered(x, turn + 1));
@@ -495,9 +514,10 @@ export function checkSameStructure(cx, pair, ignore) {
     const equal = canonical(a) === canonical(b);
     const plainAb = ignore ? compare(cx, plain, a, b, 'sameStructure()(a, b)') : ab;
     cx.expect(plainAb === equal, `sameStructure()(a, b) is ${plainAb}, JSON with sorted keys says ${equal}: ${canonical(a).slice(0, 300)} vs ${canonical(b).slice(0, 300)}`);
-    if (canonical(a) === JSON.stringify(a) && canonical(b) === JSON.stringify(b)) {
-      // every key already in sorted order: the oracle as the brief states it
-      cx.expect(plainAb === (JSON.stringify(a) === JSON.stringify(b)), 'sameStructure vs JSON.stringify');
+    if (sameKeyOrder(a, b)) {
+      // the keys both sides have, in the same order everywhere: JSON.stringify itself is the oracle
+      cx.expect(plainAb === (JSON.stringify(a) === JSON.stringify(b)), `sameStructure()(a, b) is ${plainAb}, JSON.stringify says otherwise`);
+      coverage.stringifyChecked++;
     }
     const expected = referenceDifferences(a, b, ignore?.segments ?? []).length === 0;
     cx.expect(ab === expected, `sameStructure({ ignore: ${JSON.stringify(ignore?.pointers)} })(a, b) is ${ab}, the reference walk says ${expected}`);
@@ -727,13 +747,17 @@ const reorderedProp = {
       if (b === undefined) continue;
       const equal = canonical(c.a) === canonical(b);
       const ab = compare(cx, cmp, c.a, b, 'sameStructure(a, reordered a)');
-      cx.expect(ab === equal, `sameStructure(${JSON.stringify(c.a).slice(0, 200)}, ${JSON.stringify(b).slice(0, 200)}) is ${ab}, expected ${equal}`);
+      // (a fixed opening, longer than a failure's signature, so that one bug is one failure)
+      cx.expect(ab === equal, `${equal ? 'equal JSON values, keys in another order,' : 'different JSON values'} compared ${ab ? 'equal' : 'unequal'} by sameStructure() (the same key set and values, or not, whatever the order of the keys): ${JSON.stringify(c.a).slice(0, 200)} vs ${JSON.stringify(b).slice(0, 200)}`);
       current = [c.a, b];
       const out = await cx.settle('read', migrator.read('fuzz-flag', { kind: 'user', key: 'k' }, 'off'), { ms: SLOW_MS });
       cx.expect(out.status === 'fulfilled' && out.value.success === true, 'read failed');
       const got = migrator.mismatches()[0].differences.map((d) => `${d.kind} ${d.path}`);
       const want = referenceDifferences(c.a, b).map((d) => `${d.kind} ${d.path}`);
-      cx.expect(JSON.stringify(got) === JSON.stringify(want), `explanation ${JSON.stringify(got).slice(0, 300)}, the reference walk ${JSON.stringify(want).slice(0, 300)}`);
+      cx.expect(
+        JSON.stringify(got) === JSON.stringify(want),
+        `the explanation of a copy with its keys in another order is not the reference walk's: the same differences, in document order, with the same kinds and paths, are expected, equal values never listed: ${JSON.stringify(got).slice(0, 300)} vs ${JSON.stringify(want).slice(0, 300)}`,
+      );
     }
   },
 };
