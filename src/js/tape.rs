@@ -4,7 +4,8 @@
 //! with no call back into JavaScript.
 //!
 //! **Layout** (`f64` slots). Slot 0: where the new value's nodes start; slot 1: where they end;
-//! the old value's nodes start at slot 2 ([`HEADER`]). Each value is its nodes in pre-order, a
+//! slot 2: 1 when the tape is irregular (below), else 0; the old value's nodes start at slot 4
+//! ([`HEADER`]). Each value is its nodes in pre-order, a
 //! node being a [`TapeNode`] code and one number (see codes.rs for what the number is). A plain
 //! object's children are each preceded by one slot, the key's id: ids name keys across tapes
 //! (the facade interns them, and their texts reach [`Tape`] once, through `internKeys`, see
@@ -18,6 +19,18 @@
 //! `CutNodes`, an object whose keys were not all written as [`Shape::LargeObject`], and a cut
 //! value as [`Shape::Cut`]: the walk reports the bound hit where it reaches it.
 //!
+//! **Written alike.** Nothing in a value's slots depends on where it sits on the tape but a
+//! [`TapeNode::Seen`] node's ordinal, so two equal values whose keys come in the same order are
+//! the very same slots (string ids, key ids and other values' ids included: see
+//! js/bridge/tape.js). [`written_alike`] answers `Same` for such a pair without indexing or
+//! walking, when the tape is regular: no `Seen`, `Threw`, `Unreadable` or cut node, and neither
+//! value stopped by the node bound. That is the walk's own answer for it: every node is then the
+//! value's own, equal slots are equal values by every rule of the walk (numbers compared by
+//! their bits: equal bits are equal numbers, and `NaN` is `NaN`; equal ids are the same string,
+//! key or value), the keys of each object are the same in the same order, and the walk stays
+//! within its bounds (no node deeper than the depth bound was written, and no more positions than
+//! nodes were). Any other pair is walked.
+//!
 //! **Never trusted.** [`TapeIndex::build`] reads any slots without panicking: a code it does not
 //! know reads as `CutNodes`, an ordinal that points nowhere as the one cut node, and it parses
 //! with its own stack (no recursion), in time linear in the slots.
@@ -29,8 +42,27 @@ use std::borrow::Cow;
 use super::codes::TapeNode;
 use crate::diff::{Limit, Shape, Structure};
 
-/// Slots before the old value's nodes: where the new value's start, and where they end.
-pub const HEADER: usize = 2;
+/// Slots before the old value's nodes: where the new value's start, where they end, whether the
+/// tape is irregular, and one unused.
+pub const HEADER: usize = 4;
+
+/// Whether the two values on the tape are written alike, slot for slot, on a regular tape: then
+/// they are the same structure (see "Written alike" above).
+pub fn written_alike(slots: &[f64]) -> bool {
+    let (Some(&new_start), Some(&end), Some(&irregular)) = (slots.first(), slots.get(1), slots.get(2)) else {
+        return false;
+    };
+    if irregular != 0.0 {
+        return false;
+    }
+    let (new_start, end) = (new_start as usize, end as usize);
+    match (slots.get(HEADER..new_start), slots.get(new_start..end)) {
+        (Some(old), Some(new)) => {
+            !old.is_empty() && old.len() == new.len() && old.iter().zip(new).all(|(a, b)| a.to_bits() == b.to_bits())
+        }
+        _ => false,
+    }
+}
 
 /// No node (a root's parent), no key (an array's child).
 const NONE: u32 = u32::MAX;
@@ -575,6 +607,117 @@ mod tests {
             let tape = index.tape(&[]);
             let answer = same_structure(&tape, &tape.old(), &tape.new_root(), &Ignore::none(), Bounds::default());
             assert!(matches!(answer, Sameness::TooLarge(_) | Sameness::Different), "{slots:?}: {answer:?}");
+        }
+    }
+
+    #[test]
+    fn equal_values_in_the_same_order_on_a_regular_tape_are_written_alike() {
+        let written = |b_first: bool, x: f64| tape(|w| record(w, false, 0.0), |w| record(w, b_first, x));
+        assert!(written_alike(&written(false, 0.0)));
+        assert!(!written_alike(&written(true, 0.0)), "keys in another order: walked");
+        assert!(!written_alike(&written(false, -1.0)));
+        let mut irregular = written(false, 0.0);
+        irregular[2] = 1.0;
+        assert!(!written_alike(&irregular));
+        assert!(!written_alike(&tape(|_| {}, |_| {})), "no values at all");
+        let zeros = tape(
+            |w| {
+                w.node(T::Number, 0.0);
+            },
+            |w| {
+                w.node(T::Number, -0.0);
+            },
+        );
+        assert!(!written_alike(&zeros), "compared by their bits: walked");
+        assert_eq!(same(&zeros, &[]), Sameness::Same);
+        for torn in [vec![], vec![4.0, 6.0, 0.0], vec![99.0, 4.0, 0.0, 0.0]] {
+            assert!(!written_alike(&torn), "{torn:?}");
+        }
+    }
+
+    /// Writes a JSON value as the facade does: keys interned in `keys`, strings by text in `strings`.
+    fn json(w: &mut Writer, value: &serde_json::Value, keys: &mut Vec<String>, strings: &mut Vec<String>) {
+        use serde_json::Value as J;
+        let id = |list: &mut Vec<String>, text: &str| match list.iter().position(|t| t == text) {
+            Some(at) => at as f64,
+            None => {
+                list.push(text.to_owned());
+                (list.len() - 1) as f64
+            }
+        };
+        match value {
+            J::Null => {
+                w.node(T::Null, 0.0);
+            }
+            J::Bool(b) => {
+                w.node(if *b { T::True } else { T::False }, 0.0);
+            }
+            J::Number(n) => {
+                w.node(T::Number, n.as_f64().unwrap());
+            }
+            J::String(text) => {
+                let string = id(strings, text);
+                w.node(T::String, string);
+            }
+            J::Array(items) => {
+                w.node(T::Array, items.len() as f64);
+                for item in items {
+                    json(w, item, keys, strings);
+                }
+            }
+            J::Object(map) => {
+                w.node(T::Object, map.len() as f64);
+                for (key, item) in map {
+                    let key = id(keys, key);
+                    w.key(key as u32);
+                    json(w, item, keys, strings);
+                }
+            }
+        }
+    }
+
+    fn json_value() -> impl proptest::strategy::Strategy<Value = serde_json::Value> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            Just(serde_json::Value::Null),
+            any::<bool>().prop_map(serde_json::Value::from),
+            (-3i32..3).prop_map(serde_json::Value::from),
+            "[ab]{0,2}".prop_map(serde_json::Value::from),
+        ];
+        leaf.prop_recursive(3, 24, 4, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..4).prop_map(serde_json::Value::from),
+                proptest::collection::btree_map("[abc]", inner, 0..4)
+                    .prop_map(|m| serde_json::Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest::proptest! {
+        /// The shortcut answers only what the walk would: written alike is the same structure,
+        /// and equal values (serde_json's objects keep their keys sorted) are written alike.
+        #[test]
+        fn written_alike_is_the_walks_answer(a in json_value(), b in json_value(), copy in proptest::bool::ANY) {
+            let b = if copy { a.clone() } else { b };
+            let (mut keys, mut strings) = (Vec::new(), Vec::new());
+            let slots = {
+                let mut w = Writer { slots: vec![0.0; HEADER], ordinal: 0 };
+                json(&mut w, &a, &mut keys, &mut strings);
+                let new_start = w.slots.len();
+                json(&mut w, &b, &mut keys, &mut strings);
+                w.slots[0] = new_start as f64;
+                w.slots[1] = w.slots.len() as f64;
+                w.slots
+            };
+            let mut index = TapeIndex::default();
+            index.build(&slots);
+            let tape = index.tape(&keys);
+            let walked = same_structure(&tape, &tape.old(), &tape.new_root(), &Ignore::none(), Bounds::default());
+            if written_alike(&slots) {
+                proptest::prop_assert_eq!(walked.clone(), Sameness::Same);
+            }
+            proptest::prop_assert_eq!(a == b, walked == Sameness::Same);
+            proptest::prop_assert_eq!(a == b, written_alike(&slots));
         }
     }
 
