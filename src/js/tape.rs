@@ -94,8 +94,16 @@ pub struct TapeIndex {
     roots: [u32; 2],
     /// The ordinal of the one node every missing node reads as (`CutNodes`), after the tape's.
     cut: u32,
-    /// The parse's own stack: open containers and how many children they still expect.
-    stack: Vec<(u32, u32)>,
+    /// The parse's own stack: the containers open.
+    stack: Vec<Open>,
+}
+
+/// A container being parsed: how many children it still expects, and whether they have keys.
+#[derive(Debug)]
+struct Open {
+    ordinal: u32,
+    remaining: u32,
+    object: bool,
 }
 
 /// Above this many nodes, an index gives its memory back after use.
@@ -141,48 +149,48 @@ impl TapeIndex {
     /// containers still open with fewer children than they declared.
     fn side(&mut self, slots: &[f64], start: usize, end: usize) -> u32 {
         self.stack.clear();
-        let mut at = start;
+        let slots = slots.get(start..end).unwrap_or(&[]);
+        let mut at = 0;
         let mut root = NONE;
         loop {
-            while self.stack.last().is_some_and(|&(_, remaining)| remaining == 0) {
-                self.stack.pop();
-            }
-            let parent = self.stack.last().map(|&(parent, _)| parent);
-            if parent.is_none() && root != NONE {
+            // The innermost open container still expecting a child is this node's parent.
+            let (parent, in_object) = loop {
+                match self.stack.last_mut() {
+                    Some(open) if open.remaining == 0 => {
+                        self.stack.pop();
+                    }
+                    Some(open) => {
+                        open.remaining -= 1;
+                        break (open.ordinal, open.object);
+                    }
+                    None => break (NONE, false),
+                }
+            };
+            if parent == NONE && root != NONE {
                 break;
             }
-            let in_object = parent.and_then(|p| self.nodes.get(p as usize)).is_some_and(|p| p.kind == TapeNode::Object);
             let key = if in_object {
-                match slots.get(at).filter(|_| at < end) {
-                    Some(&key) => {
-                        at += 1;
-                        key as u32
-                    }
-                    None => break,
-                }
+                let Some(&key) = slots.get(at) else { break };
+                at += 1;
+                key as u32
             } else {
                 NONE
             };
             let (Some(&code), Some(&number)) = (slots.get(at), slots.get(at + 1)) else { break };
-            if at + 2 > end {
-                break;
-            }
             at += 2;
-            let kind = TapeNode::from_code(code as u32).filter(|_| code.fract() == 0.0).unwrap_or(TapeNode::CutNodes);
-            let declared = if is_container(kind) { number as u32 } else { 0 };
+            let kind = TapeNode::from_code(code as u32).unwrap_or(TapeNode::CutNodes);
+            let container = is_container(kind);
+            let declared = if container { number as u32 } else { 0 };
             let ordinal = self.nodes.len() as u32;
-            self.nodes.push(Node { kind, number, parent: parent.unwrap_or(NONE), key, first: 0, count: 0, declared });
-            if let Some((_, remaining)) = self.stack.last_mut() {
-                *remaining = remaining.saturating_sub(1);
-            }
-            if let Some(parent) = parent.and_then(|p| self.nodes.get_mut(p as usize)) {
+            self.nodes.push(Node { kind, number, parent, key, first: 0, count: 0, declared });
+            if let Some(parent) = self.nodes.get_mut(parent as usize) {
                 parent.count += 1;
             }
             if root == NONE {
                 root = ordinal;
             }
-            if is_container(kind) && declared > 0 {
-                self.stack.push((ordinal, declared));
+            if container && declared > 0 {
+                self.stack.push(Open { ordinal, remaining: declared, object: kind == TapeNode::Object });
             }
         }
         root
@@ -228,7 +236,7 @@ impl TapeIndex {
             Some(node) if node.kind == TapeNode::Seen => {
                 let target = node.number as u32;
                 let valid = target < ordinal && self.node(target).is_some_and(|t| is_container(t.kind));
-                if valid && node.number.fract() == 0.0 {
+                if valid {
                     target
                 } else {
                     self.cut
@@ -261,9 +269,9 @@ fn is_container(kind: TapeNode) -> bool {
     matches!(kind, TapeNode::Array | TapeNode::Object)
 }
 
-/// A header slot as an index (0 when it is none).
+/// A header slot as an index (`as` saturates: NaN and negatives are 0).
 fn slot_index(slots: &[f64], at: usize) -> usize {
-    slots.get(at).map_or(0, |&n| if n.fract() == 0.0 { n as usize } else { 0 })
+    slots.get(at).map_or(0, |&n| n as usize)
 }
 
 /// The walk's [`Structure`] over an indexed tape: values and keys are numbers.
@@ -512,8 +520,8 @@ mod tests {
             w.node(T::Seen, 0.0);
         });
         assert_eq!(same(&itself, &[]), Sameness::Same);
-        // A Seen node naming itself, a later node or a primitive is a cut.
-        for target in [1.0, 9.0, f64::NAN, 0.5] {
+        // A Seen node naming itself, a later node or none is a cut.
+        for target in [1.0, 9.0, 1e12] {
             let bad = tape(
                 |w| {
                     w.node(T::Array, 1.0);
