@@ -27,6 +27,13 @@
 //
 // Keys: interned once for all comparisons (a key id is the same from one tape to the next); a key
 // not seen before is sent to the wasm with the others of its tape, in one string (`internKeys`).
+// A new value's key that is the old value's key at the same place (in the order of all keys)
+// takes its id without a lookup, until the first one that is not.
+//
+// Equal values with their keys in the same order are written as the very same slots (nothing on
+// the tape depends on where a value sits but a `Seen` node's ordinal): the wasm sees that in
+// one comparison of the two runs of slots, unless the tape is irregular (slot 2: something was
+// thrown, unreadable, seen again or cut), and then walks only when they differ (src/js/tape.rs).
 // Past MAX_KEYS keys (or MAX_KEY_CHARS characters) both sides forget them all, between tapes.
 //
 // Memory: the wasm's buffer is written in place (tapeView); before each write after code of the
@@ -35,7 +42,7 @@
 // a tape is written, unless the wasm asked to keep the values (until releaseTape).
 import { TapeNode, TapeStatus, internKeys, resetKeys, tapeGrow, tapeView } from '../wasm/cutover.js';
 
-const HEADER = 2;
+const HEADER = 4;
 /** The deepest the writer goes, whatever the depth bound (it recurses once per level). */
 const MAX_DEPTH = 256;
 const MAX_KEYS = 65536;
@@ -60,6 +67,8 @@ let ordinal = 0;
 let sideEnd = 0;
 /** This value's node budget is spent (or the buffer cannot grow): nothing more is written. */
 let full = false;
+/** The tape holds a node that is not a value's own (thrown, unreadable, seen, cut), or a value was cut. */
+let irregular = false;
 let depthLimit = 0;
 let busy = false;
 let newSide = false;
@@ -82,6 +91,12 @@ let canonical = false;
 const others = new Map();
 
 const keyIds = new Map();
+/** The old value's keys in order, and their ids: a new value's key that is the old one at the same place takes its id without a lookup. */
+const oldKeys = [];
+const oldKeyIds = [];
+let oldKeyCount = 0;
+let newKeyCount = 0;
+let keysAligned = true;
 let pendingKeys = [];
 let pendingNul = false;
 let keyChars = 0;
@@ -109,6 +124,7 @@ function room(n) {
   view = tapeGrow(at + n);
   if (at + n <= view.length) return true;
   full = true;
+  irregular = true;
   return false;
 }
 
@@ -136,13 +152,16 @@ function put(v, depth) {
       break;
     case 'boolean':
       view[at] = v ? TRUE : FALSE;
+      view[at + 1] = 0;
       break;
     case 'undefined':
       view[at] = UNDEFINED;
+      view[at + 1] = 0;
       break;
     case 'object':
       if (v === null) {
         view[at] = NULL;
+        view[at + 1] = 0;
         break;
       }
       putObject(v, node, depth);
@@ -199,11 +218,13 @@ function putOther(v) {
 }
 
 function unreadable(node, error) {
+  irregular = true;
   if (write(UNREADABLE, 0) && thrownBy !== null) thrownBy.set(node, error);
 }
 
 function threw(error) {
   const node = ordinal;
+  irregular = true;
   if (!write(THREW, 0)) return;
   if (values !== null) values[node] = undefined;
   if (thrownBy !== null) thrownBy.set(node, error);
@@ -212,6 +233,7 @@ function threw(error) {
 function putObject(v, node, depth) {
   for (let d = depth - 1; d >= 0; d--) {
     if (path[d] === v) {
+      irregular = true;
       write(SEEN, pathNodes[d]);
       return;
     }
@@ -251,7 +273,10 @@ function putArray(v, node, depth) {
   if (!write(ARRAY, n)) return;
   const next = depth + 1;
   if (next > depthLimit) {
-    if (n > 0 && ordinal < sideEnd) write(CUT_DEPTH, 0);
+    if (n > 0 && ordinal < sideEnd) {
+      irregular = true;
+      write(CUT_DEPTH, 0);
+    }
     return;
   }
   path[depth] = v;
@@ -259,6 +284,7 @@ function putArray(v, node, depth) {
   for (let i = 0; i < n; i++) {
     if (ordinal >= sideEnd) {
       full = true;
+      irregular = true;
       break;
     }
     let item;
@@ -279,13 +305,31 @@ function putArray(v, node, depth) {
 function member(v, key, next, deep) {
   if (ordinal >= sideEnd) {
     full = true;
+    irregular = true;
     return -1;
   }
-  let id = keyIds.get(key);
-  if (id === undefined) id = newKey(key);
+  let id;
+  if (!newSide) {
+    id = keyIds.get(key);
+    if (id === undefined) id = newKey(key);
+    oldKeys[oldKeyCount] = key;
+    oldKeyIds[oldKeyCount++] = id;
+  } else {
+    const k = newKeyCount++;
+    if (keysAligned && k < oldKeyCount && oldKeys[k] === key) {
+      id = oldKeyIds[k];
+    } else {
+      keysAligned = false;
+      id = keyIds.get(key);
+      if (id === undefined) id = newKey(key);
+    }
+  }
   if (at + 3 > view.length && !room(3)) return -1;
   view[at++] = id;
-  if (deep) return write(CUT_DEPTH, 0) ? 1 : 0;
+  if (deep) {
+    irregular = true;
+    return write(CUT_DEPTH, 0) ? 1 : 0;
+  }
   let item;
   try {
     item = v[key];
@@ -304,6 +348,8 @@ function putPlain(v, node, depth) {
   const deep = next > depthLimit;
   const oldStrs = oldStringCount;
   const newStrs = newStringCount;
+  const oldKeysBefore = oldKeyCount;
+  const newKeysBefore = newKeyCount;
   let count = 0;
   path[depth] = v;
   pathNodes[depth] = node;
@@ -330,6 +376,8 @@ function putPlain(v, node, depth) {
     ordinal = node;
     oldStringCount = oldStrs;
     newStringCount = newStrs;
+    oldKeyCount = oldKeysBefore;
+    newKeyCount = newKeysBefore;
     full = false;
     unreadable(node, error);
     return;
@@ -374,6 +422,10 @@ function begin(maxNodes, maxDepth, keep) {
   canonical = false;
   oldStringCount = 0;
   newStringCount = 0;
+  oldKeyCount = 0;
+  newKeyCount = 0;
+  keysAligned = true;
+  irregular = false;
   depthLimit = Math.min(maxDepth, MAX_DEPTH);
   ownOnly = listsOwnOnly();
   values = keep ? [] : null;
@@ -383,6 +435,7 @@ function begin(maxNodes, maxDepth, keep) {
 
 function end() {
   if (oldStringCount > 0) oldStrings.fill(undefined, 0, oldStringCount);
+  if (oldKeyCount > 0) oldKeys.fill(undefined, 0, oldKeyCount);
   if (canonical) stringIds.clear();
   if (others.size > 0) others.clear();
   values = null;
@@ -411,11 +464,17 @@ export function flatten(oldValue, newValue, maxNodes, maxDepth, keep) {
     sideEnd = ordinal + budget;
     if (view.length === 0) view = tapeGrow(at);
     const oldRoot = view[HEADER];
-    if (newValue === oldValue && (oldRoot === ARRAY || oldRoot === OBJECT) && newStart > HEADER) write(SEEN, 0);
-    else put(newValue, 0);
+    if (newValue === oldValue && (oldRoot === ARRAY || oldRoot === OBJECT) && newStart > HEADER) {
+      irregular = true;
+      write(SEEN, 0);
+    } else {
+      put(newValue, 0);
+    }
     if (view.length === 0) view = tapeGrow(at);
     view[0] = newStart;
     view[1] = at;
+    view[2] = irregular ? 1 : 0;
+    view[3] = 0;
     if (keep) {
       keptValues = values;
       keptThrown = thrownBy;

@@ -91,6 +91,23 @@ fn objects_compare_by_key_sets_and_values_regardless_of_key_order() {
 }
 
 #[test]
+fn small_and_large_objects_match_their_keys_alike_in_any_order() {
+    // Up to 16 keys a side the keys are scanned, past that hashed: the same answers either way.
+    for size in [3, 16, 17, 40] {
+        let mut arena = Arena::new();
+        let keys: Vec<String> = (0..size).map(|i| format!("k{i}")).collect();
+        let old = arena.object(keys.iter().map(|k| (k.as_str(), n(1.0))).collect());
+        let mut reversed: Vec<(&str, Val)> =
+            keys.iter().rev().filter(|k| *k != "k1").map(|k| (k.as_str(), n(1.0))).collect();
+        reversed.insert(1, ("new", n(2.0)));
+        reversed.push(("k0", n(9.0)));
+        let new = arena.object(reversed);
+        let expected = pairs(&[("/k0", "changed"), ("/k1", "removed"), ("/new", "added")]);
+        assert_eq!(listed(&arena, &old, &new, &[]), expected, "{size} keys");
+    }
+}
+
+#[test]
 fn document_order_is_the_old_keys_then_the_new_only_keys_depth_first() {
     let mut arena = Arena::new();
     let old_a = arena.object(vec![("x", n(1.0)), ("y", n(2.0))]);

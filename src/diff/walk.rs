@@ -398,12 +398,27 @@ fn split<V>(side: Option<Result<V, V>>) -> (Option<V>, Option<V>) {
     }
 }
 
+/// Up to this many keys on either side, the keys are matched by scanning, not hashing: for the
+/// objects of JSON-like values (a few keys each, in another order) that allocates only the two
+/// lists of [`Members::Mixed`].
+const SCANNED_KEYS: usize = 16;
+
 /// Which keys the two objects share (see [`Members`]). A key listed twice (which no JavaScript
 /// object does, but a hostile host might) is compared twice on the old side (with the new side's
 /// first one) and added once.
 fn members<K: Eq + std::hash::Hash>(old: &[K], new: &[K]) -> Members {
     if old == new {
         return Members::Same;
+    }
+    if old.len() <= SCANNED_KEYS && new.len() <= SCANNED_KEYS {
+        let in_new = old.iter().map(|key| new.iter().position(|k| k == key)).collect();
+        let new_only = new
+            .iter()
+            .enumerate()
+            .filter(|&(at, key)| !old.contains(key) && !new.get(..at).is_some_and(|before| before.contains(key)))
+            .map(|(at, _)| at)
+            .collect();
+        return Members::Mixed { in_new, new_only };
     }
     let mut new_at: HashMap<&K, usize> = HashMap::with_capacity(new.len());
     for (at, key) in new.iter().enumerate() {

@@ -4,7 +4,8 @@
 //! with no call back into JavaScript.
 //!
 //! **Layout** (`f64` slots). Slot 0: where the new value's nodes start; slot 1: where they end;
-//! the old value's nodes start at slot 2 ([`HEADER`]). Each value is its nodes in pre-order, a
+//! slot 2: 1 when the tape is irregular (below), else 0; the old value's nodes start at slot 4
+//! ([`HEADER`]). Each value is its nodes in pre-order, a
 //! node being a [`TapeNode`] code and one number (see codes.rs for what the number is). A plain
 //! object's children are each preceded by one slot, the key's id: ids name keys across tapes
 //! (the facade interns them, and their texts reach [`Tape`] once, through `internKeys`, see
@@ -18,6 +19,18 @@
 //! `CutNodes`, an object whose keys were not all written as [`Shape::LargeObject`], and a cut
 //! value as [`Shape::Cut`]: the walk reports the bound hit where it reaches it.
 //!
+//! **Written alike.** Nothing in a value's slots depends on where it sits on the tape but a
+//! [`TapeNode::Seen`] node's ordinal, so two equal values whose keys come in the same order are
+//! the very same slots (string ids, key ids and other values' ids included: see
+//! js/bridge/tape.js). [`written_alike`] answers `Same` for such a pair without indexing or
+//! walking, when the tape is regular: no `Seen`, `Threw`, `Unreadable` or cut node, and neither
+//! value stopped by the node bound. That is the walk's own answer for it: every node is then the
+//! value's own, equal slots are equal values by every rule of the walk (numbers compared by
+//! their bits: equal bits are equal numbers, and `NaN` is `NaN`; equal ids are the same string,
+//! key or value), the keys of each object are the same in the same order, and the walk stays
+//! within its bounds (no node deeper than the depth bound was written, and no more positions than
+//! nodes were). Any other pair is walked.
+//!
 //! **Never trusted.** [`TapeIndex::build`] reads any slots without panicking: a code it does not
 //! know reads as `CutNodes`, an ordinal that points nowhere as the one cut node, and it parses
 //! with its own stack (no recursion), in time linear in the slots.
@@ -29,8 +42,27 @@ use std::borrow::Cow;
 use super::codes::TapeNode;
 use crate::diff::{Limit, Shape, Structure};
 
-/// Slots before the old value's nodes: where the new value's start, and where they end.
-pub const HEADER: usize = 2;
+/// Slots before the old value's nodes: where the new value's start, where they end, whether the
+/// tape is irregular, and one unused.
+pub const HEADER: usize = 4;
+
+/// Whether the two values on the tape are written alike, slot for slot, on a regular tape: then
+/// they are the same structure (see "Written alike" above).
+pub fn written_alike(slots: &[f64]) -> bool {
+    let (Some(&new_start), Some(&end), Some(&irregular)) = (slots.first(), slots.get(1), slots.get(2)) else {
+        return false;
+    };
+    if irregular != 0.0 {
+        return false;
+    }
+    let (new_start, end) = (new_start as usize, end as usize);
+    match (slots.get(HEADER..new_start), slots.get(new_start..end)) {
+        (Some(old), Some(new)) => {
+            !old.is_empty() && old.len() == new.len() && old.iter().zip(new).all(|(a, b)| a.to_bits() == b.to_bits())
+        }
+        _ => false,
+    }
+}
 
 /// No node (a root's parent), no key (an array's child).
 const NONE: u32 = u32::MAX;
@@ -62,8 +94,16 @@ pub struct TapeIndex {
     roots: [u32; 2],
     /// The ordinal of the one node every missing node reads as (`CutNodes`), after the tape's.
     cut: u32,
-    /// The parse's own stack: open containers and how many children they still expect.
-    stack: Vec<(u32, u32)>,
+    /// The parse's own stack: the containers open.
+    stack: Vec<Open>,
+}
+
+/// A container being parsed: how many children it still expects, and whether they have keys.
+#[derive(Debug)]
+struct Open {
+    ordinal: u32,
+    remaining: u32,
+    object: bool,
 }
 
 /// Above this many nodes, an index gives its memory back after use.
@@ -109,48 +149,48 @@ impl TapeIndex {
     /// containers still open with fewer children than they declared.
     fn side(&mut self, slots: &[f64], start: usize, end: usize) -> u32 {
         self.stack.clear();
-        let mut at = start;
+        let slots = slots.get(start..end).unwrap_or(&[]);
+        let mut at = 0;
         let mut root = NONE;
         loop {
-            while self.stack.last().is_some_and(|&(_, remaining)| remaining == 0) {
-                self.stack.pop();
-            }
-            let parent = self.stack.last().map(|&(parent, _)| parent);
-            if parent.is_none() && root != NONE {
+            // The innermost open container still expecting a child is this node's parent.
+            let (parent, in_object) = loop {
+                match self.stack.last_mut() {
+                    Some(open) if open.remaining == 0 => {
+                        self.stack.pop();
+                    }
+                    Some(open) => {
+                        open.remaining -= 1;
+                        break (open.ordinal, open.object);
+                    }
+                    None => break (NONE, false),
+                }
+            };
+            if parent == NONE && root != NONE {
                 break;
             }
-            let in_object = parent.and_then(|p| self.nodes.get(p as usize)).is_some_and(|p| p.kind == TapeNode::Object);
             let key = if in_object {
-                match slots.get(at).filter(|_| at < end) {
-                    Some(&key) => {
-                        at += 1;
-                        key as u32
-                    }
-                    None => break,
-                }
+                let Some(&key) = slots.get(at) else { break };
+                at += 1;
+                key as u32
             } else {
                 NONE
             };
             let (Some(&code), Some(&number)) = (slots.get(at), slots.get(at + 1)) else { break };
-            if at + 2 > end {
-                break;
-            }
             at += 2;
-            let kind = TapeNode::from_code(code as u32).filter(|_| code.fract() == 0.0).unwrap_or(TapeNode::CutNodes);
-            let declared = if is_container(kind) { number as u32 } else { 0 };
+            let kind = TapeNode::from_code(code as u32).unwrap_or(TapeNode::CutNodes);
+            let container = is_container(kind);
+            let declared = if container { number as u32 } else { 0 };
             let ordinal = self.nodes.len() as u32;
-            self.nodes.push(Node { kind, number, parent: parent.unwrap_or(NONE), key, first: 0, count: 0, declared });
-            if let Some((_, remaining)) = self.stack.last_mut() {
-                *remaining = remaining.saturating_sub(1);
-            }
-            if let Some(parent) = parent.and_then(|p| self.nodes.get_mut(p as usize)) {
+            self.nodes.push(Node { kind, number, parent, key, first: 0, count: 0, declared });
+            if let Some(parent) = self.nodes.get_mut(parent as usize) {
                 parent.count += 1;
             }
             if root == NONE {
                 root = ordinal;
             }
-            if is_container(kind) && declared > 0 {
-                self.stack.push((ordinal, declared));
+            if container && declared > 0 {
+                self.stack.push(Open { ordinal, remaining: declared, object: kind == TapeNode::Object });
             }
         }
         root
@@ -196,7 +236,7 @@ impl TapeIndex {
             Some(node) if node.kind == TapeNode::Seen => {
                 let target = node.number as u32;
                 let valid = target < ordinal && self.node(target).is_some_and(|t| is_container(t.kind));
-                if valid && node.number.fract() == 0.0 {
+                if valid {
                     target
                 } else {
                     self.cut
@@ -229,9 +269,9 @@ fn is_container(kind: TapeNode) -> bool {
     matches!(kind, TapeNode::Array | TapeNode::Object)
 }
 
-/// A header slot as an index (0 when it is none).
+/// A header slot as an index (`as` saturates: NaN and negatives are 0).
 fn slot_index(slots: &[f64], at: usize) -> usize {
-    slots.get(at).map_or(0, |&n| if n.fract() == 0.0 { n as usize } else { 0 })
+    slots.get(at).map_or(0, |&n| n as usize)
 }
 
 /// The walk's [`Structure`] over an indexed tape: values and keys are numbers.
@@ -480,8 +520,8 @@ mod tests {
             w.node(T::Seen, 0.0);
         });
         assert_eq!(same(&itself, &[]), Sameness::Same);
-        // A Seen node naming itself, a later node or a primitive is a cut.
-        for target in [1.0, 9.0, f64::NAN, 0.5] {
+        // A Seen node naming itself, a later node or none is a cut.
+        for target in [1.0, 9.0, 1e12] {
             let bad = tape(
                 |w| {
                     w.node(T::Array, 1.0);
@@ -575,6 +615,117 @@ mod tests {
             let tape = index.tape(&[]);
             let answer = same_structure(&tape, &tape.old(), &tape.new_root(), &Ignore::none(), Bounds::default());
             assert!(matches!(answer, Sameness::TooLarge(_) | Sameness::Different), "{slots:?}: {answer:?}");
+        }
+    }
+
+    #[test]
+    fn equal_values_in_the_same_order_on_a_regular_tape_are_written_alike() {
+        let written = |b_first: bool, x: f64| tape(|w| record(w, false, 0.0), |w| record(w, b_first, x));
+        assert!(written_alike(&written(false, 0.0)));
+        assert!(!written_alike(&written(true, 0.0)), "keys in another order: walked");
+        assert!(!written_alike(&written(false, -1.0)));
+        let mut irregular = written(false, 0.0);
+        irregular[2] = 1.0;
+        assert!(!written_alike(&irregular));
+        assert!(!written_alike(&tape(|_| {}, |_| {})), "no values at all");
+        let zeros = tape(
+            |w| {
+                w.node(T::Number, 0.0);
+            },
+            |w| {
+                w.node(T::Number, -0.0);
+            },
+        );
+        assert!(!written_alike(&zeros), "compared by their bits: walked");
+        assert_eq!(same(&zeros, &[]), Sameness::Same);
+        for torn in [vec![], vec![4.0, 6.0, 0.0], vec![99.0, 4.0, 0.0, 0.0]] {
+            assert!(!written_alike(&torn), "{torn:?}");
+        }
+    }
+
+    /// Writes a JSON value as the facade does: keys interned in `keys`, strings by text in `strings`.
+    fn json(w: &mut Writer, value: &serde_json::Value, keys: &mut Vec<String>, strings: &mut Vec<String>) {
+        use serde_json::Value as J;
+        let id = |list: &mut Vec<String>, text: &str| match list.iter().position(|t| t == text) {
+            Some(at) => at as f64,
+            None => {
+                list.push(text.to_owned());
+                (list.len() - 1) as f64
+            }
+        };
+        match value {
+            J::Null => {
+                w.node(T::Null, 0.0);
+            }
+            J::Bool(b) => {
+                w.node(if *b { T::True } else { T::False }, 0.0);
+            }
+            J::Number(n) => {
+                w.node(T::Number, n.as_f64().unwrap());
+            }
+            J::String(text) => {
+                let string = id(strings, text);
+                w.node(T::String, string);
+            }
+            J::Array(items) => {
+                w.node(T::Array, items.len() as f64);
+                for item in items {
+                    json(w, item, keys, strings);
+                }
+            }
+            J::Object(map) => {
+                w.node(T::Object, map.len() as f64);
+                for (key, item) in map {
+                    let key = id(keys, key);
+                    w.key(key as u32);
+                    json(w, item, keys, strings);
+                }
+            }
+        }
+    }
+
+    fn json_value() -> impl proptest::strategy::Strategy<Value = serde_json::Value> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            Just(serde_json::Value::Null),
+            any::<bool>().prop_map(serde_json::Value::from),
+            (-3i32..3).prop_map(serde_json::Value::from),
+            "[ab]{0,2}".prop_map(serde_json::Value::from),
+        ];
+        leaf.prop_recursive(3, 24, 4, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..4).prop_map(serde_json::Value::from),
+                proptest::collection::btree_map("[abc]", inner, 0..4)
+                    .prop_map(|m| serde_json::Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest::proptest! {
+        /// The shortcut answers only what the walk would: written alike is the same structure,
+        /// and equal values (serde_json's objects keep their keys sorted) are written alike.
+        #[test]
+        fn written_alike_is_the_walks_answer(a in json_value(), b in json_value(), copy in proptest::bool::ANY) {
+            let b = if copy { a.clone() } else { b };
+            let (mut keys, mut strings) = (Vec::new(), Vec::new());
+            let slots = {
+                let mut w = Writer { slots: vec![0.0; HEADER], ordinal: 0 };
+                json(&mut w, &a, &mut keys, &mut strings);
+                let new_start = w.slots.len();
+                json(&mut w, &b, &mut keys, &mut strings);
+                w.slots[0] = new_start as f64;
+                w.slots[1] = w.slots.len() as f64;
+                w.slots
+            };
+            let mut index = TapeIndex::default();
+            index.build(&slots);
+            let tape = index.tape(&keys);
+            let walked = same_structure(&tape, &tape.old(), &tape.new_root(), &Ignore::none(), Bounds::default());
+            if written_alike(&slots) {
+                proptest::prop_assert_eq!(walked.clone(), Sameness::Same);
+            }
+            proptest::prop_assert_eq!(a == b, walked == Sameness::Same);
+            proptest::prop_assert_eq!(a == b, written_alike(&slots));
         }
     }
 

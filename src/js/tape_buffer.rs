@@ -16,7 +16,7 @@ use js_sys::Float64Array;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::tape::{Tape, TapeIndex};
+use super::tape::{written_alike, Tape, TapeIndex};
 
 /// The buffer's first size: two 1 KB JSON-like values take some 400 slots.
 const INITIAL_SLOTS: usize = 4096;
@@ -93,6 +93,12 @@ pub fn reset_keys() {
             *keys = Vec::new();
         }
     });
+}
+
+/// Whether the two values the facade last wrote are written alike on a regular tape (tape.rs):
+/// the same structure, with no walk.
+pub fn alike() -> bool {
+    SLOTS.with(|slots| slots.try_borrow().is_ok_and(|slots| written_alike(&slots)))
 }
 
 /// Indexes the tape the facade last wrote and hands it to `f` (the walk). `None` only if the
