@@ -19,11 +19,9 @@
 // is missing as cut), and nothing deeper than `maxDepth` (children there are `CutDepth`, unread;
 // never deeper than MAX_DEPTH whatever the bound, as this recurses).
 //
-// Strings: an old string's id is its index among the old value's strings; a new string that is
-// the old one at the same index (`===`, the usual case for equal values) takes its id, at the
-// cost of one comparison. At the first one that is not, the old strings are put in a Map once, so
-// that every old string's id becomes the first one with its text, and new strings take the id of
-// the old string with their text (a negative id when none has it). No Map for equal values.
+// Strings: equal texts have one id, the index (among the old value's strings) of the first old
+// string with that text, through a Map made per tape; a new string takes the id of the old string
+// with its text (a negative id when none has it).
 //
 // Keys: interned once for all comparisons (a key id is the same from one tape to the next); a key
 // not seen before is sent to the wasm with the others of its tape, in one string (`internKeys`).
@@ -79,14 +77,10 @@ let ownOnly = true;
 const path = [];
 const pathNodes = [];
 
-const oldStrings = [];
-const oldStringSlots = [];
 let oldStringCount = 0;
-const newStringSlots = [];
 let newStringCount = 0;
-/** Text → the first old string's id, made at the first new string that is not the old one there. */
+/** Text → the first old string's id with it, for one tape. */
 const stringIds = new Map();
-let canonical = false;
 /** Other values → ids, for one tape. */
 const others = new Map();
 
@@ -177,35 +171,23 @@ function put(v, depth) {
 function putString(s) {
   let id;
   if (!newSide) {
-    id = oldStringCount++;
-    oldStrings[id] = s;
-    oldStringSlots[id] = at + 1;
+    // Equal texts share one id (the first old string's with it): the walk compares strings by
+    // id wherever they sit, so ids given by position alone made `{ a: 'x', b: 'x' }` and
+    // `{ b: 'x', a: 'x' }` differ (found by the fuzz).
+    const index = oldStringCount++;
+    id = stringIds.get(s);
+    if (id === undefined) {
+      id = index;
+      stringIds.set(s, id);
+    }
   } else {
     const j = newStringCount++;
-    if (!canonical && j < oldStringCount && oldStrings[j] === s) {
-      newStringSlots[j] = at + 1;
-      id = j;
-    } else {
-      if (!canonical) canonicalise(j);
-      id = stringIds.get(s) ?? -1 - j;
-    }
+    id = stringIds.get(s) ?? -1 - j;
   }
   view[at] = STRING;
   view[at + 1] = id;
   at += 2;
   ordinal++;
-}
-
-/** Every old string's id becomes the first one with its text, the new ones written so far too. */
-function canonicalise(hits) {
-  canonical = true;
-  for (let i = 0; i < oldStringCount; i++) {
-    const s = oldStrings[i];
-    const first = stringIds.get(s);
-    if (first === undefined) stringIds.set(s, i);
-    else view[oldStringSlots[i]] = first;
-  }
-  for (let j = 0; j < hits; j++) view[newStringSlots[j]] = stringIds.get(oldStrings[j]);
 }
 
 function putOther(v) {
@@ -419,7 +401,6 @@ function begin(maxNodes, maxDepth, keep) {
   at = HEADER;
   ordinal = 0;
   newSide = false;
-  canonical = false;
   oldStringCount = 0;
   newStringCount = 0;
   oldKeyCount = 0;
@@ -434,9 +415,8 @@ function begin(maxNodes, maxDepth, keep) {
 }
 
 function end() {
-  if (oldStringCount > 0) oldStrings.fill(undefined, 0, oldStringCount);
   if (oldKeyCount > 0) oldKeys.fill(undefined, 0, oldKeyCount);
-  if (canonical) stringIds.clear();
+  if (stringIds.size > 0) stringIds.clear();
   if (others.size > 0) others.clear();
   values = null;
   thrownBy = null;

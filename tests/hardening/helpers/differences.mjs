@@ -727,7 +727,6 @@ const repetitive = fc.dictionary(fc.constantFrom('a', 'b', 'c', 'd', 'e', '~', '
 
 const reorderedProp = {
   name: 'sameStructure reordered keys',
-  todo: 'notes/d22-bugs.md: equal strings compare unequal when the strings before them shift',
   arbitrary: fc.array(
     fc.record({ a: fc.oneof(json, repetitive, fc.array(repetitive, { maxLength: 3 })), turn: fc.nat({ max: 6 }), change: fc.option(changeRecipe, { nil: undefined }) }),
     { minLength: 1, maxLength: 6 },
