@@ -9,32 +9,39 @@
 //   Date as an `Other` id, the same for the same value (`===`);
 // - an array as its length and its elements (`v[i]`: a hole reads undefined); a plain object as
 //   its own enumerable string keys and their values, in `Object.keys` order; a Date as its time;
-// - an array or object already on the current path as `Seen` (a cycle): the ordinal of its node;
-//   the new value as `Seen` 0 when it is the old value itself (an object seen elsewhere is
-//   written again: only its identity is lost, which the walk does not need);
+// - an array or plain object already on the current path as `Seen` (a cycle): the ordinal of its
+//   node. The k-th object of the new value, when it is the k-th of the old one (the very same
+//   array or plain object: the values share it), as `Seen` of that node too, unread: the walk
+//   takes it as equal. Elsewhere a shared object is written again (its identity is then lost,
+//   which only matters to one that cannot be read: see below);
 // - a read that throws (a getter, a proxy's trap, a revoked proxy) as `Threw` (the property or
-//   element) or `Unreadable` (what the value is): never a throw out of here. What was thrown is
-//   kept only when the wasm asks (`keep`, to explain a mismatch).
+//   element) or `Unreadable` (what the value is, with its id as an `Other`'s, so that the very
+//   same one is `===`): never a throw out of here. What was thrown is kept only when the wasm
+//   asks (`keep`, to explain a mismatch).
 // Bounds: at most `maxNodes` nodes per value (then nothing more is written: the wasm reads what
 // is missing as cut), and nothing deeper than `maxDepth` (children there are `CutDepth`, unread;
 // never deeper than MAX_DEPTH whatever the bound, as this recurses).
 //
 // Strings: an old string's id is its index among the old value's strings; a new string that is
 // the old one at the same index (`===`, the usual case for equal values) takes its id, at the
-// cost of one comparison. At the first one that is not, the old strings are put in a Map once, so
-// that every old string's id becomes the first one with its text, and new strings take the id of
-// the old string with their text (a negative id when none has it). No Map for equal values.
+// cost of one comparison. That is right for a walk that pairs strings by their index, which equal
+// values with their keys in the same order do (values that are not equal are found different
+// whatever their strings' ids). At the first new string that is not the old one there, or at the
+// end when a new key was not the old one at its place (or to explain a mismatch), the old strings
+// are put in a Map once, so that every old string's id becomes the first one with its text, and
+// new strings take the id of the old string with their text (a negative id when none has it).
+// No Map for equal values in the same order.
 //
 // Keys: interned once for all comparisons (a key id is the same from one tape to the next); a key
 // not seen before is sent to the wasm with the others of its tape, in one string (`internKeys`).
 // A new value's key that is the old value's key at the same place (in the order of all keys)
-// takes its id without a lookup, until the first one that is not.
+// takes its id without a lookup, until the first one that is not. Past MAX_KEYS keys (or
+// MAX_KEY_CHARS characters) both sides forget them all, between tapes.
 //
 // Equal values with their keys in the same order are written as the very same slots (nothing on
 // the tape depends on where a value sits but a `Seen` node's ordinal): the wasm sees that in
 // one comparison of the two runs of slots, unless the tape is irregular (slot 2: something was
-// thrown, unreadable, seen again or cut), and then walks only when they differ (src/js/tape.rs).
-// Past MAX_KEYS keys (or MAX_KEY_CHARS characters) both sides forget them all, between tapes.
+// thrown, unreadable, seen again or cut), and walks only the other pairs (src/js/tape.rs).
 //
 // Memory: the wasm's buffer is written in place (tapeView); before each write after code of the
 // caller's ran (a getter, a trap) its length is checked, which also catches a view of memory
@@ -97,6 +104,14 @@ const oldKeyIds = [];
 let oldKeyCount = 0;
 let newKeyCount = 0;
 let keysAligned = true;
+/** The old value's arrays, plain objects and other objects in order, each one's node, and, for an array or plain object, the counts of objects, strings and keys after it. */
+const oldObjects = [];
+const oldObjectNodes = [];
+const oldEndObjects = [];
+const oldEndStrings = [];
+const oldEndKeys = [];
+let oldObjectCount = 0;
+let newObjectCount = 0;
 let pendingKeys = [];
 let pendingNul = false;
 let keyChars = 0;
@@ -205,21 +220,26 @@ function canonicalise(hits) {
     if (first === undefined) stringIds.set(s, i);
     else view[oldStringSlots[i]] = first;
   }
-  for (let j = 0; j < hits; j++) view[newStringSlots[j]] = stringIds.get(oldStrings[j]);
+  for (let j = 0; j < hits; j++) if (newStringSlots[j] >= 0) view[newStringSlots[j]] = stringIds.get(oldStrings[j]);
 }
 
-function putOther(v) {
+function otherId(v) {
   let id = others.get(v);
   if (id === undefined) {
     id = others.size;
     others.set(v, id);
   }
-  write(OTHER, id);
+  return id;
 }
 
-function unreadable(node, error) {
+function putOther(v) {
+  write(OTHER, otherId(v));
+}
+
+/** `v` could not be read: its node, with `v`'s id among the other values (`===` stays visible). */
+function unreadable(v, node, error) {
   irregular = true;
-  if (write(UNREADABLE, 0) && thrownBy !== null) thrownBy.set(node, error);
+  if (write(UNREADABLE, otherId(v)) && thrownBy !== null) thrownBy.set(node, error);
 }
 
 function threw(error) {
@@ -238,17 +258,44 @@ function putObject(v, node, depth) {
       return;
     }
   }
+  // The k-th object of each value: the old one's is kept, and a new one that is the very same
+  // array or plain object is written as `Seen` of its node, unread (the walk takes it as equal).
+  const k = newSide ? newObjectCount++ : oldObjectCount++;
+  if (!newSide) {
+    oldObjects[k] = v;
+    oldObjectNodes[k] = node;
+    oldEndObjects[k] = -1;
+  } else if (k < oldObjectCount && oldObjects[k] === v && oldEndObjects[k] >= 0) {
+    irregular = true;
+    if (write(SEEN, oldObjectNodes[k])) {
+      newObjectCount = oldEndObjects[k];
+      if (newStringCount < oldEndStrings[k]) newStringSlots.fill(-1, newStringCount, oldEndStrings[k]);
+      newStringCount = oldEndStrings[k];
+      newKeyCount = oldEndKeys[k];
+    }
+    return;
+  }
   let array, proto;
   try {
     array = isArray(v);
     if (!array) proto = getPrototypeOf(v);
   } catch (error) {
-    unreadable(node, error);
+    unreadable(v, node, error);
     return;
   }
-  if (array) putArray(v, node, depth);
-  else if (proto === objectPrototype || proto === null) putPlain(v, node, depth);
-  else putDateOrOther(v);
+  if (array || proto === objectPrototype || proto === null) {
+    if (array) putArray(v, node, depth);
+    else putPlain(v, node, depth);
+    if (!newSide && oldObjects[k] === v) {
+      // Where the old value's counts stand after this container: a new value that has it again
+      // skips as much.
+      oldEndObjects[k] = oldObjectCount;
+      oldEndStrings[k] = oldStringCount;
+      oldEndKeys[k] = oldKeyCount;
+    }
+  } else {
+    putDateOrOther(v);
+  }
 }
 
 function putDateOrOther(v) {
@@ -267,7 +314,7 @@ function putArray(v, node, depth) {
   try {
     n = v.length >>> 0;
   } catch (error) {
-    unreadable(node, error);
+    unreadable(v, node, error);
     return;
   }
   if (!write(ARRAY, n)) return;
@@ -350,6 +397,8 @@ function putPlain(v, node, depth) {
   const newStrs = newStringCount;
   const oldKeysBefore = oldKeyCount;
   const newKeysBefore = newKeyCount;
+  const oldObjectsBefore = oldObjectCount;
+  const newObjectsBefore = newObjectCount;
   let count = 0;
   path[depth] = v;
   pathNodes[depth] = node;
@@ -378,8 +427,10 @@ function putPlain(v, node, depth) {
     newStringCount = newStrs;
     oldKeyCount = oldKeysBefore;
     newKeyCount = newKeysBefore;
+    oldObjectCount = oldObjectsBefore;
+    newObjectCount = newObjectsBefore;
     full = false;
-    unreadable(node, error);
+    unreadable(v, node, error);
     return;
   }
   path[depth] = undefined;
@@ -425,6 +476,8 @@ function begin(maxNodes, maxDepth, keep) {
   oldKeyCount = 0;
   newKeyCount = 0;
   keysAligned = true;
+  oldObjectCount = 0;
+  newObjectCount = 0;
   irregular = false;
   depthLimit = Math.min(maxDepth, MAX_DEPTH);
   ownOnly = listsOwnOnly();
@@ -436,6 +489,7 @@ function begin(maxNodes, maxDepth, keep) {
 function end() {
   if (oldStringCount > 0) oldStrings.fill(undefined, 0, oldStringCount);
   if (oldKeyCount > 0) oldKeys.fill(undefined, 0, oldKeyCount);
+  if (oldObjectCount > 0) oldObjects.fill(undefined, 0, oldObjectCount);
   if (canonical) stringIds.clear();
   if (others.size > 0) others.clear();
   values = null;
@@ -462,15 +516,12 @@ export function flatten(oldValue, newValue, maxNodes, maxDepth, keep) {
     newSide = true;
     full = false;
     sideEnd = ordinal + budget;
+    put(newValue, 0);
     if (view.length === 0) view = tapeGrow(at);
-    const oldRoot = view[HEADER];
-    if (newValue === oldValue && (oldRoot === ARRAY || oldRoot === OBJECT) && newStart > HEADER) {
-      irregular = true;
-      write(SEEN, 0);
-    } else {
-      put(newValue, 0);
-    }
-    if (view.length === 0) view = tapeGrow(at);
+    // New strings took old ones' ids by position: right for a walk that pairs them by position,
+    // which equal values with their keys in the same order guarantee (values that are not equal
+    // are found different either way). Otherwise, and to explain, make the ids canonical.
+    if (!canonical && newStringCount > 0 && (!keysAligned || keep)) canonicalise(newStringCount);
     view[0] = newStart;
     view[1] = at;
     view[2] = irregular ? 1 : 0;
