@@ -104,9 +104,14 @@ const oldKeyIds = [];
 let oldKeyCount = 0;
 let newKeyCount = 0;
 let keysAligned = true;
-/** The old value's arrays, plain objects and other objects in order, each one's node, and, for an array or plain object, the counts of objects, strings and keys after it. */
+/**
+ * The old value's objects in order, each one's node and the counts of strings and keys before
+ * it, and, for an array or plain object, the counts of objects, strings and keys after it.
+ */
 const oldObjects = [];
 const oldObjectNodes = [];
+const oldStartStrings = [];
+const oldStartKeys = [];
 const oldEndObjects = [];
 const oldEndStrings = [];
 const oldEndKeys = [];
@@ -265,13 +270,18 @@ function putObject(v, node, depth) {
     oldObjects[k] = v;
     oldObjectNodes[k] = node;
     oldEndObjects[k] = -1;
+    oldStartStrings[k] = oldStringCount;
+    oldStartKeys[k] = oldKeyCount;
   } else if (k < oldObjectCount && oldObjects[k] === v && oldEndObjects[k] >= 0) {
     irregular = true;
     if (write(SEEN, oldObjectNodes[k])) {
-      newObjectCount = oldEndObjects[k];
-      if (newStringCount < oldEndStrings[k]) newStringSlots.fill(-1, newStringCount, oldEndStrings[k]);
-      newStringCount = oldEndStrings[k];
-      newKeyCount = oldEndKeys[k];
+      // Skip as many objects, strings and keys as it holds, so that those after it stay at the
+      // places of the old value's (a skipped string has no slot to make canonical).
+      const strings = oldEndStrings[k] - oldStartStrings[k];
+      if (strings > 0) newStringSlots.fill(-1, newStringCount, newStringCount + strings);
+      newStringCount += strings;
+      newKeyCount += oldEndKeys[k] - oldStartKeys[k];
+      newObjectCount += oldEndObjects[k] - (k + 1);
     }
     return;
   }
@@ -284,9 +294,8 @@ function putObject(v, node, depth) {
     return;
   }
   if (array || proto === objectPrototype || proto === null) {
-    if (array) putArray(v, node, depth);
-    else putPlain(v, node, depth);
-    if (!newSide && oldObjects[k] === v) {
+    const written = array ? putArray(v, node, depth) : putPlain(v, node, depth);
+    if (written && !newSide) {
       // Where the old value's counts stand after this container: a new value that has it again
       // skips as much.
       oldEndObjects[k] = oldObjectCount;
@@ -309,22 +318,23 @@ function putDateOrOther(v) {
   else write(DATE, time);
 }
 
+/** Writes an array: whether it was (rather than an unreadable value, or nothing). */
 function putArray(v, node, depth) {
   let n;
   try {
     n = v.length >>> 0;
   } catch (error) {
     unreadable(v, node, error);
-    return;
+    return false;
   }
-  if (!write(ARRAY, n)) return;
+  if (!write(ARRAY, n)) return false;
   const next = depth + 1;
   if (next > depthLimit) {
     if (n > 0 && ordinal < sideEnd) {
       irregular = true;
       write(CUT_DEPTH, 0);
     }
-    return;
+    return true;
   }
   path[depth] = v;
   pathNodes[depth] = node;
@@ -346,6 +356,7 @@ function putArray(v, node, depth) {
     if (full) break;
   }
   path[depth] = undefined;
+  return true;
 }
 
 /** One key of a plain object and its value: -1 when the key was not written, 1 to go on, 0 to stop. */
@@ -388,9 +399,10 @@ function member(v, key, next, deep) {
   return full ? 0 : 1;
 }
 
+/** Writes a plain object: whether it was (rather than an unreadable value, or nothing). */
 function putPlain(v, node, depth) {
   const header = at;
-  if (!write(OBJECT, 0)) return;
+  if (!write(OBJECT, 0)) return false;
   const next = depth + 1;
   const deep = next > depthLimit;
   const oldStrs = oldStringCount;
@@ -431,11 +443,12 @@ function putPlain(v, node, depth) {
     newObjectCount = newObjectsBefore;
     full = false;
     unreadable(v, node, error);
-    return;
+    return false;
   }
   path[depth] = undefined;
   if (view.length === 0) view = tapeGrow(at);
   if (header + 1 < view.length) view[header + 1] = full ? count + 1 : count;
+  return true;
 }
 
 function newKey(key) {

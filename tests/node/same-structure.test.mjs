@@ -4,6 +4,7 @@
 // its use as a migrator's comparison.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { inspect } from 'node:util';
 import { LDMigrationSuccess, MigratorBuilder, createMigration, fixedStage, sameStructure } from 'cutover';
 
 const same = sameStructure();
@@ -280,6 +281,9 @@ test('a getter that throws, a revoked proxy or a trap that throws answers false,
     },
   });
   assert.equal(same(keysThrow, { a: 1 }), false);
+  assert.equal(same(keysThrow, keysThrow), true, 'the very same proxy');
+  assert.equal(same({ p: keysThrow, q: 1 }, { p: keysThrow, q: 1 }), true);
+  assert.equal(same({ p: keysThrow }, { p: new Proxy({ a: 1 }, { ownKeys() { throw new Error('again'); } }) }), false);
   const laterThrow = new Proxy({ a: 1, b: 2, c: 3 }, {
     getOwnPropertyDescriptor(target, key) {
       if (key === 'b') throw new Error('descriptor');
@@ -440,4 +444,95 @@ test('a tracker that runs the check itself gets the same answers, and createMigr
   const result = await migration.read('flag', { kind: 'user', key: 'u1' }, 'off');
   assert.equal(result.success, true);
   assert.deepEqual(events, [true]);
+});
+
+// ---------------------------------------------------------------------------------------------
+// Against a reference: the rules written plainly, on seeded random pairs
+
+/** The rules of API.md §1 for acyclic, readable values within the bounds. */
+function reference(a, b) {
+  if (a === b) return true;
+  if (typeof a === 'number' && typeof b === 'number') return Number.isNaN(a) && Number.isNaN(b);
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!reference(a[i], b[i])) return false;
+    return true;
+  }
+  const plain = (v) => [Object.prototype, null].includes(Object.getPrototypeOf(v));
+  if (!plain(a) || !plain(b)) {
+    const time = (v) => (v instanceof Date ? v.getTime() : undefined);
+    return time(a) !== undefined && time(b) !== undefined && reference(time(a), time(b));
+  }
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length || !keys.every((k) => Object.hasOwn(b, k))) return false;
+  return keys.every((k) => reference(a[k], b[k]));
+}
+
+function random(seed) {
+  let s = seed >>> 0 || 1;
+  return () => {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    return (s >>> 0) / 2 ** 32;
+  };
+}
+
+test('on 3,000 seeded random pairs, sameStructure answers as the reference does', () => {
+  const next = random(22);
+  const pick = (list) => list[Math.floor(next() * list.length)];
+  const shared = [{ s: 1 }, ['x'], new Date(3)];
+  const leaf = () => pick(['a', 'b', 'a', '', 'long text here', 0, -0, 1, 2.5, NaN, true, false, null, undefined, () => pick(shared), () => new Date(pick([1, 2, NaN]))]);
+  const value = (depth) => {
+    const r = next();
+    if (depth > 3 || r < 0.45) {
+      const v = leaf();
+      return typeof v === 'function' ? v() : v;
+    }
+    if (r < 0.7) return Array.from({ length: Math.floor(next() * 4) }, () => value(depth + 1));
+    const o = {};
+    for (let i = Math.floor(next() * 4); i > 0; i--) o[pick(['a', 'b', 'c', 'd', '1'])] = value(depth + 1);
+    return o;
+  };
+  const copy = (v) => {
+    if (Array.isArray(v)) return v.map(copy);
+    if (v === null || typeof v !== 'object' || shared.includes(v)) return v;
+    if (v instanceof Date) return new Date(v.getTime());
+    const entries = Object.entries(v).map(([k, x]) => [k, copy(x)]);
+    if (next() < 0.3) entries.reverse();
+    return Object.fromEntries(entries);
+  };
+  const mutate = (v) => {
+    if (Array.isArray(v) && v.length && next() < 0.5) {
+      const w = [...v];
+      w[Math.floor(next() * w.length)] = value(3);
+      return w;
+    }
+    if (v && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Date) && !shared.includes(v)) {
+      const keys = Object.keys(v);
+      if (keys.length && next() < 0.6) {
+        const w = { ...v };
+        const k = pick(keys);
+        if (next() < 0.5) delete w[k];
+        else w[k] = mutate(w[k]);
+        return w;
+      }
+      return { ...v, [pick(['a', 'e'])]: value(3) };
+    }
+    return value(3);
+  };
+  const noise = sameStructure({ ignore: ['/a', '/*/b'] });
+  let equal = 0;
+  for (let i = 0; i < 3000; i++) {
+    const a = value(0);
+    const r = next();
+    const b = r < 0.4 ? copy(a) : r < 0.7 ? mutate(copy(a)) : r < 0.8 ? a : value(0);
+    const expected = reference(a, b);
+    if (expected) equal++;
+    assert.equal(same(a, b), expected, `pair ${i}: ${inspect([a, b], { depth: 9 })}`);
+    assert.equal(same(b, a), expected, `pair ${i} the other way: ${inspect([a, b], { depth: 9 })}`);
+    if (expected) assert.equal(noise(a, b), true, `pair ${i} with ignore: ${inspect([a, b], { depth: 9 })}`);
+  }
+  assert.ok(equal > 1000 && equal < 2800, `${equal} equal pairs`);
 });
