@@ -38,6 +38,7 @@ const SCENARIOS = [
   'uncached-lookup-dynamodb',
   'concurrent-miss-store-calls',
   'cold-start-ms',
+  'mismatch-explain',
 ];
 const MIN_ROUNDS = 15;
 const count = (name, dflt) => Math.max(1, Number(process.env[name] ?? dflt) | 0);

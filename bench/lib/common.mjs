@@ -73,6 +73,35 @@ export async function timeAsyncInterleaved(ops, { turnOps, turns, warmupTurns = 
   return ms.map((m) => ({ usPerOp: (m * 1000) / (perTurn * turns), ops: perTurn * turns, ms: m }));
 }
 
+/**
+ * timeAsyncInterleaved for synchronous ops (no `await` per call, which would cost more than a
+ * fast op): turns of `turnOps` calls of each op in turn, a young-generation GC before every turn
+ * outside the timed window, `turns` measured turns per op after `warmupTurns` untimed ones, a full
+ * GC and `settleTurns` untimed ones. Returns one { usPerOp, ops, ms } per op. Each op's results
+ * are summed into `sink` so that no call is optimised away.
+ */
+export function timeInterleaved(ops, { turnOps, turns, warmupTurns = turns / 2, settleTurns = turns / 5 }) {
+  const perTurn = scaled(turnOps);
+  let sink = 0;
+  const turn = (op) => {
+    globalThis.gc?.({ type: 'minor' });
+    const t0 = nowNs();
+    for (let k = 0; k < perTurn; k++) sink += op(k) ? 1 : 0;
+    return msSince(t0);
+  };
+  const untimed = (count) => {
+    for (let t = 0; t < count; t++) for (const op of ops) turn(op);
+  };
+  untimed(Math.max(1, Math.round(warmupTurns)));
+  globalThis.gc?.();
+  untimed(Math.max(1, Math.round(settleTurns)));
+  const ms = ops.map(() => 0);
+  for (let t = 0; t < turns; t++) for (let k = 0; k < ops.length; k++) ms[k] += turn(ops[k]);
+  const results = ms.map((m) => ({ usPerOp: (m * 1000) / (perTurn * turns), ops: perTurn * turns, ms: m }));
+  results.sink = sink;
+  return results;
+}
+
 export async function loadLD() {
   const m = await import('@launchdarkly/node-server-sdk');
   return m.init ? m : m.default;

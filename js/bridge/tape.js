@@ -9,30 +9,39 @@
 //   Date as an `Other` id, the same for the same value (`===`);
 // - an array as its length and its elements (`v[i]`: a hole reads undefined); a plain object as
 //   its own enumerable string keys and their values, in `Object.keys` order; a Date as its time;
-// - an array or object already on the current path as `Seen` (a cycle): the ordinal of its node;
-//   the new value as `Seen` 0 when it is the old value itself (an object seen elsewhere is
-//   written again: only its identity is lost, which the walk does not need);
+// - an array or plain object already on the current path as `Seen` (a cycle): the ordinal of its
+//   node. The k-th object of the new value, when it is the k-th of the old one (the very same
+//   array or plain object: the values share it), as `Seen` of that node too, unread: the walk
+//   takes it as equal. Elsewhere a shared object is written again (its identity is then lost,
+//   which only matters to one that cannot be read: see below);
 // - a read that throws (a getter, a proxy's trap, a revoked proxy) as `Threw` (the property or
-//   element) or `Unreadable` (what the value is): never a throw out of here. What was thrown is
-//   kept only when the wasm asks (`keep`, to explain a mismatch).
+//   element) or `Unreadable` (what the value is, with its id as an `Other`'s, so that the very
+//   same one is `===`): never a throw out of here. What was thrown is kept only when the wasm
+//   asks (`keep`, to explain a mismatch).
 // Bounds: at most `maxNodes` nodes per value (then nothing more is written: the wasm reads what
 // is missing as cut), and nothing deeper than `maxDepth` (children there are `CutDepth`, unread;
 // never deeper than MAX_DEPTH whatever the bound, as this recurses).
 //
-// Strings: equal texts have one id, the index (among the old value's strings) of the first old
-// string with that text, through a Map made per tape; a new string takes the id of the old string
-// with its text (a negative id when none has it).
+// Strings: an old string's id is its index among the old value's strings; a new string that is
+// the old one at the same index (`===`, the usual case for equal values) takes its id, at the
+// cost of one comparison. That is right for a walk that pairs strings by their index, which equal
+// values with their keys in the same order do (values that are not equal are found different
+// whatever their strings' ids). At the first new string that is not the old one there, or at the
+// end when a new key was not the old one at its place (or to explain a mismatch), the old strings
+// are put in a Map once, so that every old string's id becomes the first one with its text, and
+// new strings take the id of the old string with their text (a negative id when none has it).
+// No Map for equal values in the same order.
 //
 // Keys: interned once for all comparisons (a key id is the same from one tape to the next); a key
 // not seen before is sent to the wasm with the others of its tape, in one string (`internKeys`).
 // A new value's key that is the old value's key at the same place (in the order of all keys)
-// takes its id without a lookup, until the first one that is not.
+// takes its id without a lookup, until the first one that is not. Past MAX_KEYS keys (or
+// MAX_KEY_CHARS characters) both sides forget them all, between tapes.
 //
 // Equal values with their keys in the same order are written as the very same slots (nothing on
 // the tape depends on where a value sits but a `Seen` node's ordinal): the wasm sees that in
 // one comparison of the two runs of slots, unless the tape is irregular (slot 2: something was
-// thrown, unreadable, seen again or cut), and then walks only when they differ (src/js/tape.rs).
-// Past MAX_KEYS keys (or MAX_KEY_CHARS characters) both sides forget them all, between tapes.
+// thrown, unreadable, seen again or cut), and walks only the other pairs (src/js/tape.rs).
 //
 // Memory: the wasm's buffer is written in place (tapeView); before each write after code of the
 // caller's ran (a getter, a trap) its length is checked, which also catches a view of memory
@@ -77,10 +86,14 @@ let ownOnly = true;
 const path = [];
 const pathNodes = [];
 
+const oldStrings = [];
+const oldStringSlots = [];
 let oldStringCount = 0;
+const newStringSlots = [];
 let newStringCount = 0;
-/** Text → the first old string's id with it, for one tape. */
+/** Text → the first old string's id, made at the first new string that is not the old one there. */
 const stringIds = new Map();
+let canonical = false;
 /** Other values → ids, for one tape. */
 const others = new Map();
 
@@ -91,6 +104,19 @@ const oldKeyIds = [];
 let oldKeyCount = 0;
 let newKeyCount = 0;
 let keysAligned = true;
+/**
+ * The old value's objects in order, each one's node and the counts of strings and keys before
+ * it, and, for an array or plain object, the counts of objects, strings and keys after it.
+ */
+const oldObjects = [];
+const oldObjectNodes = [];
+const oldStartStrings = [];
+const oldStartKeys = [];
+const oldEndObjects = [];
+const oldEndStrings = [];
+const oldEndKeys = [];
+let oldObjectCount = 0;
+let newObjectCount = 0;
 let pendingKeys = [];
 let pendingNul = false;
 let keyChars = 0;
@@ -171,18 +197,18 @@ function put(v, depth) {
 function putString(s) {
   let id;
   if (!newSide) {
-    // Equal texts share one id (the first old string's with it): the walk compares strings by
-    // id wherever they sit, so ids given by position alone made `{ a: 'x', b: 'x' }` and
-    // `{ b: 'x', a: 'x' }` differ (found by the fuzz).
-    const index = oldStringCount++;
-    id = stringIds.get(s);
-    if (id === undefined) {
-      id = index;
-      stringIds.set(s, id);
-    }
+    id = oldStringCount++;
+    oldStrings[id] = s;
+    oldStringSlots[id] = at + 1;
   } else {
     const j = newStringCount++;
-    id = stringIds.get(s) ?? -1 - j;
+    if (!canonical && j < oldStringCount && oldStrings[j] === s) {
+      newStringSlots[j] = at + 1;
+      id = j;
+    } else {
+      if (!canonical) canonicalise(j);
+      id = stringIds.get(s) ?? -1 - j;
+    }
   }
   view[at] = STRING;
   view[at + 1] = id;
@@ -190,18 +216,35 @@ function putString(s) {
   ordinal++;
 }
 
-function putOther(v) {
+/** Every old string's id becomes the first one with its text, the new ones written so far too. */
+function canonicalise(hits) {
+  canonical = true;
+  for (let i = 0; i < oldStringCount; i++) {
+    const s = oldStrings[i];
+    const first = stringIds.get(s);
+    if (first === undefined) stringIds.set(s, i);
+    else view[oldStringSlots[i]] = first;
+  }
+  for (let j = 0; j < hits; j++) if (newStringSlots[j] >= 0) view[newStringSlots[j]] = stringIds.get(oldStrings[j]);
+}
+
+function otherId(v) {
   let id = others.get(v);
   if (id === undefined) {
     id = others.size;
     others.set(v, id);
   }
-  write(OTHER, id);
+  return id;
 }
 
-function unreadable(node, error) {
+function putOther(v) {
+  write(OTHER, otherId(v));
+}
+
+/** `v` could not be read: its node, with `v`'s id among the other values (`===` stays visible). */
+function unreadable(v, node, error) {
   irregular = true;
-  if (write(UNREADABLE, 0) && thrownBy !== null) thrownBy.set(node, error);
+  if (write(UNREADABLE, otherId(v)) && thrownBy !== null) thrownBy.set(node, error);
 }
 
 function threw(error) {
@@ -220,17 +263,48 @@ function putObject(v, node, depth) {
       return;
     }
   }
+  // The k-th object of each value: the old one's is kept, and a new one that is the very same
+  // array or plain object is written as `Seen` of its node, unread (the walk takes it as equal).
+  const k = newSide ? newObjectCount++ : oldObjectCount++;
+  if (!newSide) {
+    oldObjects[k] = v;
+    oldObjectNodes[k] = node;
+    oldEndObjects[k] = -1;
+    oldStartStrings[k] = oldStringCount;
+    oldStartKeys[k] = oldKeyCount;
+  } else if (k < oldObjectCount && oldObjects[k] === v && oldEndObjects[k] >= 0) {
+    irregular = true;
+    if (write(SEEN, oldObjectNodes[k])) {
+      // Skip as many objects, strings and keys as it holds, so that those after it stay at the
+      // places of the old value's (a skipped string has no slot to make canonical).
+      const strings = oldEndStrings[k] - oldStartStrings[k];
+      if (strings > 0) newStringSlots.fill(-1, newStringCount, newStringCount + strings);
+      newStringCount += strings;
+      newKeyCount += oldEndKeys[k] - oldStartKeys[k];
+      newObjectCount += oldEndObjects[k] - (k + 1);
+    }
+    return;
+  }
   let array, proto;
   try {
     array = isArray(v);
     if (!array) proto = getPrototypeOf(v);
   } catch (error) {
-    unreadable(node, error);
+    unreadable(v, node, error);
     return;
   }
-  if (array) putArray(v, node, depth);
-  else if (proto === objectPrototype || proto === null) putPlain(v, node, depth);
-  else putDateOrOther(v);
+  if (array || proto === objectPrototype || proto === null) {
+    const written = array ? putArray(v, node, depth) : putPlain(v, node, depth);
+    if (written && !newSide) {
+      // Where the old value's counts stand after this container: a new value that has it again
+      // skips as much.
+      oldEndObjects[k] = oldObjectCount;
+      oldEndStrings[k] = oldStringCount;
+      oldEndKeys[k] = oldKeyCount;
+    }
+  } else {
+    putDateOrOther(v);
+  }
 }
 
 function putDateOrOther(v) {
@@ -244,22 +318,23 @@ function putDateOrOther(v) {
   else write(DATE, time);
 }
 
+/** Writes an array: whether it was (rather than an unreadable value, or nothing). */
 function putArray(v, node, depth) {
   let n;
   try {
     n = v.length >>> 0;
   } catch (error) {
-    unreadable(node, error);
-    return;
+    unreadable(v, node, error);
+    return false;
   }
-  if (!write(ARRAY, n)) return;
+  if (!write(ARRAY, n)) return false;
   const next = depth + 1;
   if (next > depthLimit) {
     if (n > 0 && ordinal < sideEnd) {
       irregular = true;
       write(CUT_DEPTH, 0);
     }
-    return;
+    return true;
   }
   path[depth] = v;
   pathNodes[depth] = node;
@@ -281,6 +356,7 @@ function putArray(v, node, depth) {
     if (full) break;
   }
   path[depth] = undefined;
+  return true;
 }
 
 /** One key of a plain object and its value: -1 when the key was not written, 1 to go on, 0 to stop. */
@@ -323,15 +399,18 @@ function member(v, key, next, deep) {
   return full ? 0 : 1;
 }
 
+/** Writes a plain object: whether it was (rather than an unreadable value, or nothing). */
 function putPlain(v, node, depth) {
   const header = at;
-  if (!write(OBJECT, 0)) return;
+  if (!write(OBJECT, 0)) return false;
   const next = depth + 1;
   const deep = next > depthLimit;
   const oldStrs = oldStringCount;
   const newStrs = newStringCount;
   const oldKeysBefore = oldKeyCount;
   const newKeysBefore = newKeyCount;
+  const oldObjectsBefore = oldObjectCount;
+  const newObjectsBefore = newObjectCount;
   let count = 0;
   path[depth] = v;
   pathNodes[depth] = node;
@@ -360,13 +439,16 @@ function putPlain(v, node, depth) {
     newStringCount = newStrs;
     oldKeyCount = oldKeysBefore;
     newKeyCount = newKeysBefore;
+    oldObjectCount = oldObjectsBefore;
+    newObjectCount = newObjectsBefore;
     full = false;
-    unreadable(node, error);
-    return;
+    unreadable(v, node, error);
+    return false;
   }
   path[depth] = undefined;
   if (view.length === 0) view = tapeGrow(at);
   if (header + 1 < view.length) view[header + 1] = full ? count + 1 : count;
+  return true;
 }
 
 function newKey(key) {
@@ -401,11 +483,14 @@ function begin(maxNodes, maxDepth, keep) {
   at = HEADER;
   ordinal = 0;
   newSide = false;
+  canonical = false;
   oldStringCount = 0;
   newStringCount = 0;
   oldKeyCount = 0;
   newKeyCount = 0;
   keysAligned = true;
+  oldObjectCount = 0;
+  newObjectCount = 0;
   irregular = false;
   depthLimit = Math.min(maxDepth, MAX_DEPTH);
   ownOnly = listsOwnOnly();
@@ -415,8 +500,10 @@ function begin(maxNodes, maxDepth, keep) {
 }
 
 function end() {
+  if (oldStringCount > 0) oldStrings.fill(undefined, 0, oldStringCount);
   if (oldKeyCount > 0) oldKeys.fill(undefined, 0, oldKeyCount);
-  if (stringIds.size > 0) stringIds.clear();
+  if (oldObjectCount > 0) oldObjects.fill(undefined, 0, oldObjectCount);
+  if (canonical) stringIds.clear();
   if (others.size > 0) others.clear();
   values = null;
   thrownBy = null;
@@ -442,15 +529,12 @@ export function flatten(oldValue, newValue, maxNodes, maxDepth, keep) {
     newSide = true;
     full = false;
     sideEnd = ordinal + budget;
+    put(newValue, 0);
     if (view.length === 0) view = tapeGrow(at);
-    const oldRoot = view[HEADER];
-    if (newValue === oldValue && (oldRoot === ARRAY || oldRoot === OBJECT) && newStart > HEADER) {
-      irregular = true;
-      write(SEEN, 0);
-    } else {
-      put(newValue, 0);
-    }
-    if (view.length === 0) view = tapeGrow(at);
+    // New strings took old ones' ids by position: right for a walk that pairs them by position,
+    // which equal values with their keys in the same order guarantee (values that are not equal
+    // are found different either way). Otherwise, and to explain, make the ids canonical.
+    if (!canonical && newStringCount > 0 && (!keysAligned || keep)) canonicalise(newStringCount);
     view[0] = newStart;
     view[1] = at;
     view[2] = irregular ? 1 : 0;

@@ -26,7 +26,9 @@
 //!
 //! A binding provides:
 //! - an implementation of [`Structure`] over its values: `shape` (one call per value, a plain
-//!   object's keys included), `property`, `element`, `identical` (`===`);
+//!   object's keys included, lent when the host can), `property` (by key and its position),
+//!   `element`, `identical` (`===`), and `key_text` for the keys it hands over as ids (the
+//!   JavaScript binding flattens both values onto a tape first: src/js/tape.rs);
 //! - the `ignore` option as strings, compiled with [`Ignore::compile`] (which names a bad
 //!   pattern; [`pattern::not_a_string`] and [`pattern::not_an_array`] name the other mistakes);
 //! - the conversion of [`Explanation`]s and [`PathTable`]s into JavaScript: `kind` by

@@ -217,8 +217,9 @@ codes! {
         /// Compared by identity only (a function, a class instance, a symbol, a bigint): its id in
         /// this tape, the same for the same value (`===`).
         Other = 7,
-        /// The value was read, but not what it is (a revoked proxy, a trap that threw); the
-        /// thrown value stays with the facade.
+        /// The value was read, but not what it is (a revoked proxy, a trap that threw): its id
+        /// among the other values (the same value is identical); the thrown value stays with
+        /// the facade.
         Unreadable = 8,
         /// Reading this property or element threw; the thrown value stays with the facade.
         Threw = 9,
@@ -227,8 +228,8 @@ codes! {
         /// A plain object: its key count. Each key's id (one number) then its value follow; a
         /// count above the keys that follow marks an object the node bound cut.
         Object = 11,
-        /// An array or object already on the tape: the ordinal of its node (an ancestor's: a cycle;
-        /// or, as the new root, the old root, the very same value).
+        /// An array or object already on the tape: the ordinal of its node (an ancestor's: a
+        /// cycle; or, in the new value, the old value's at the same place, the very same one).
         Seen = 12,
         /// Not read: deeper than the depth bound.
         CutDepth = 13,

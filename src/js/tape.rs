@@ -338,10 +338,11 @@ impl Structure for Tape<'_> {
         }
     }
 
-    /// `===` as the facade saw it: the same container node, the same string or other value by
-    /// id, equal numbers (NaN not, ±0 so), equal booleans, `undefined` and `null` each with
-    /// itself. A cut, unreadable or thrown position is never identical to anything. Only ever
-    /// asked of an old and a new value, or of two containers (where strings' ids would not do).
+    /// `===` as the facade saw it: the same container node, the same string, other value or
+    /// unreadable value by id, equal numbers (NaN not, ±0 so), equal booleans, `undefined` and
+    /// `null` each with itself. A cut or thrown position is never identical to anything. Only
+    /// ever asked of an old and a new value, or of two containers (where strings' ids would not
+    /// do).
     fn identical(&self, a: &u32, b: &u32) -> bool {
         let (Some(x), Some(y)) = (self.index.node(*a), self.index.node(*b)) else { return false };
         if a == b {
@@ -354,7 +355,8 @@ impl Structure for Tape<'_> {
             | (TapeNode::True, TapeNode::True) => true,
             (TapeNode::Number, TapeNode::Number)
             | (TapeNode::String, TapeNode::String)
-            | (TapeNode::Other, TapeNode::Other) => x.number == y.number,
+            | (TapeNode::Other, TapeNode::Other)
+            | (TapeNode::Unreadable, TapeNode::Unreadable) => x.number == y.number,
             _ => false,
         }
     }
@@ -503,7 +505,9 @@ mod tests {
         assert_eq!(pair((T::Other, 0.0), (T::Other, 1.0)), Sameness::Different);
         assert_eq!(pair((T::Undefined, 0.0), (T::Null, 0.0)), Sameness::Different);
         assert_eq!(pair((T::False, 7.0), (T::False, 0.0)), Sameness::Same, "a boolean's number is not read");
-        assert_eq!(pair((T::Unreadable, 0.0), (T::Unreadable, 0.0)), Sameness::Unreadable);
+        assert_eq!(pair((T::Unreadable, 0.0), (T::Unreadable, 1.0)), Sameness::Unreadable);
+        assert_eq!(pair((T::Unreadable, 0.0), (T::Unreadable, 0.0)), Sameness::Same, "the very same value");
+        assert_eq!(pair((T::Threw, 0.0), (T::Threw, 0.0)), Sameness::Unreadable);
     }
 
     #[test]
