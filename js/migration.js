@@ -195,11 +195,8 @@ export class MigratorBuilder {
   /** Explains every mismatch (a check whose comparison returned false) and keeps the last ones. */
   mismatches(mismatchOptions) {
     const opts = options(mismatchOptions, 'mismatches: options', OptionsOf.MigratorMismatches);
-    const onMismatch = read(opts, 'onMismatch');
-    if (onMismatch !== undefined && typeof onMismatch !== 'function') {
-      throw new TypeError(`mismatches: onMismatch must be a function, ${describe(onMismatch)}`);
-    }
-    this.#inner.mismatches(read(opts, 'keep'), read(opts, 'maxDifferences'), onMismatch);
+    // The core checks each value (a TypeError or RangeError naming it).
+    this.#inner.mismatches(read(opts, 'keep'), read(opts, 'maxDifferences'), read(opts, 'onMismatch'));
     return this;
   }
   read(oldFn, newFn, comparison) {

@@ -10,7 +10,7 @@ use futures::future::{self, Either};
 use super::background::BackgroundParts;
 use super::client::{migration_variation, DefaultStage, MigrationClient};
 use super::delegation::Tracking;
-use super::mismatches::{Found, Mismatch, Mismatches};
+use super::mismatches::{Mismatch, Mismatches};
 use super::operation::{AbortFuture, Answer, OperationRequest, OperationResult, Outcome};
 use super::origin::{CallControl, OriginFn, ReadOrigins, WriteOrigins};
 use super::settings::MigratorSettings;
@@ -21,26 +21,26 @@ use crate::metrics::{Attributes, ErrorType, Instrument};
 
 pub(super) struct Shared<V> {
     pub(super) settings: MigratorSettings,
-    read: ReadOrigins<V>,
+    pub(super) read: ReadOrigins<V>,
     write: WriteOrigins<V>,
     client: Rc<dyn MigrationClient<V>>,
-    host: Host,
-    stats: RefCell<MigrationStats>,
+    pub(super) host: Host,
+    pub(super) stats: RefCell<MigrationStats>,
     pub(super) background: BackgroundParts,
-    mismatches: Option<Mismatches<V>>,
+    pub(super) mismatches: Option<Mismatches<V>>,
 }
 
 /// The state of one operation, shared with the abort path.
 pub(super) struct OpState<V> {
     pub(super) operation: Operation,
-    flag_key: Rc<str>,
+    pub(super) flag_key: Rc<str>,
     /// The evaluated stage, once the flag was asked (for the metrics' attributes).
-    stage: std::cell::Cell<Stage>,
+    pub(super) stage: std::cell::Cell<Stage>,
     tracking: RefCell<Option<Tracking<V>>>,
     takes_events: std::cell::Cell<bool>,
     abort_reason: RefCell<Option<V>>,
     /// The caller's context, kept (a second reference) only with `mismatches()`.
-    context: RefCell<Option<V>>,
+    pub(super) context: RefCell<Option<V>>,
 }
 
 /// Cancels an origin call that is dropped before it finished (the operation was aborted).
@@ -171,11 +171,11 @@ impl<V: HostValue> OpState<V> {
     }
 
     /// The attributes of this operation's measurements.
-    fn attributes(&self) -> Attributes<'_> {
+    pub(super) fn attributes(&self) -> Attributes<'_> {
         Attributes::operation(&self.flag_key, self.stage.get(), self.operation)
     }
 
-    fn with_tracking(&self, f: impl FnOnce(&mut Tracking<V>)) {
+    pub(super) fn with_tracking(&self, f: impl FnOnce(&mut Tracking<V>)) {
         if let Some(t) = self.tracking.borrow_mut().as_mut() {
             f(t);
         }
@@ -384,21 +384,6 @@ impl<V: HostValue> Shared<V> {
         }
     }
 
-    /// The consistency check of a read whose authoritative origin is `auth`.
-    pub(super) fn compare_reads(
-        &self,
-        state: &OpState<V>,
-        auth: Origin,
-        auth_result: &Result<V, V>,
-        other_result: &Result<V, V>,
-    ) {
-        let (old, new) = match auth {
-            Origin::Old => (auth_result, other_result),
-            Origin::New => (other_result, auth_result),
-        };
-        self.check_consistency(state, old, new);
-    }
-
     /// A read's origin calls (SPEC A2): the authoritative one, and the shadow in the builder's
     /// order with the consistency check.
     async fn read_origins(&self, op: &Calling<'_, V>, stage: Stage) -> Outcome<V> {
@@ -432,56 +417,6 @@ impl<V: HostValue> Shared<V> {
             auth_result
         };
         Outcome { authoritative: OperationResult { origin: auth, result }, non_authoritative: None }
-    }
-
-    /// Compares two successful reads when a comparison is configured and the tracker samples it.
-    fn check_consistency(&self, state: &OpState<V>, old: &Result<V, V>, new: &Result<V, V>) {
-        let (Some(comparison), Ok(old), Ok(new)) = (&self.read.comparison, old, new) else {
-            return;
-        };
-        let mut answer = None;
-        state.with_tracking(|t| answer = t.consistency(&self.host, comparison, old, new));
-        let Some(consistent) = answer else {
-            return;
-        };
-        self.stats.borrow_mut().record_check(consistent);
-        // A mismatch is explained only when `mismatches()` asked for it.
-        let label = match (&self.mismatches, consistent) {
-            (Some(mismatches), false) => self.explain(mismatches, state, comparison.ignore(), (old, new)),
-            _ => None,
-        };
-        if let Some(metrics) = &self.host.metrics {
-            let attributes = state.attributes();
-            metrics.record(Instrument::ConsistencyChecks, 1.0, &attributes);
-            if !consistent {
-                let attributes = match &label {
-                    Some(path) => attributes.with_mismatch_path(path),
-                    None => attributes,
-                };
-                metrics.record(Instrument::ConsistencyMismatches, 1.0, &attributes);
-            }
-        }
-    }
-
-    /// Explains and keeps a mismatch; the label of its first difference's path, for the metric.
-    fn explain(
-        &self,
-        mismatches: &Mismatches<V>,
-        state: &OpState<V>,
-        ignore: Option<&crate::diff::Ignore>,
-        (old, new): (&V, &V),
-    ) -> Option<String> {
-        let context = state.context.borrow();
-        let context = context.as_ref()?;
-        let at = self.host.clock.epoch_ms();
-        let found = Found { flag_key: &state.flag_key, stage: state.stage.get(), context, at, old, new, ignore };
-        let (label, told) = mismatches.record(found);
-        if let Err(thrown) = told {
-            self.host.error(&format!("onMismatch threw: {}", thrown.describe()));
-        }
-        // A mismatch the walk found nothing in (a comparison of the caller's that said `false`
-        // for equal structures) is labelled `_OTHER` too.
-        Some(label.unwrap_or_else(|| crate::diff::OTHER.to_owned()))
     }
 
     /// A write's origin calls (SPEC A3): the authoritative one, then the other when the stage

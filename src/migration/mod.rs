@@ -4,6 +4,7 @@ pub mod background;
 mod background_flow;
 pub mod builder;
 pub mod client;
+mod consistency;
 pub mod context;
 pub mod delegation;
 pub mod event;
