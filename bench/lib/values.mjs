@@ -46,3 +46,12 @@ export function reordered(value) {
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, reordered(v)]));
 }
+
+/** An order and a copy that differs at 3 paths (/updatedAt, /items/1/price, /totals/total). */
+export function differentPair(seed = 0) {
+  const [old, copy] = equalPair(seed);
+  copy.updatedAt = '2024-05-03T09:30:00.000Z';
+  copy.items[1].price = 11.49;
+  copy.totals.total = 65.95;
+  return [old, copy];
+}

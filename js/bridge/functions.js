@@ -21,4 +21,4 @@ export { buildEvent, ownEvent } from './events.js';
 export { handOver, partEnded, rejectPending, resolveRead, resolveWrite, signalOf } from './results.js';
 export { recordMetric } from './metrics.js';
 export { contextFacts } from '../context.js';
-export { flatten, releaseTape, tapeValue } from './tape.js';
+export { canonicaliseTape, flatten, releaseTape, tapeValue } from './tape.js';

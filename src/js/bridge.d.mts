@@ -43,4 +43,6 @@ export function signalOf(pending: unknown): unknown;
 export function flatten(oldValue: unknown, newValue: unknown, maxNodes: number, maxDepth: number, keep: boolean): TapeStatus;
 /** The value kept for a node of the tape written with `keep` (`thrown`: what reading it threw). */
 export function tapeValue(ordinal: number, thrown: boolean): unknown;
+/** Makes the string ids of the tape written with `keep` canonical, to explain a mismatch. */
+export function canonicaliseTape(): void;
 export function releaseTape(): void;

@@ -163,6 +163,12 @@ extern "C" {
     #[wasm_bindgen(js_name = tapeValue)]
     pub fn tape_value(ordinal: u32, thrown: bool) -> JsValue;
 
+    /// Makes the string ids of the tape written with `keep` canonical (each the first old
+    /// string's with its text), as the differences walk needs; only once the pair was found
+    /// different, so that an equal pair never pays for it.
+    #[wasm_bindgen(js_name = canonicaliseTape)]
+    pub fn canonicalise_tape();
+
     /// Forgets the values kept for the tape written with `keep`.
     #[wasm_bindgen(js_name = releaseTape)]
     pub fn release_tape();

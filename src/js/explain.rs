@@ -24,7 +24,6 @@ use crate::diff::{differences, Bounds, Difference, Explanation, Ignore, Unreadab
 /// Never fails and never throws: a getter that throws is a difference of kind `type` with what
 /// it threw. When no tape can be written (a getter of the values being flattened ran a
 /// comparison, or the JavaScript stack ran out), the answer is no differences and `truncated`.
-#[allow(dead_code)] // The binding of `mismatches()`, which calls it, is the lead's (issue 22).
 pub fn explain(old: &JsValue, new: &JsValue, ignore: Option<&Ignore>, max_differences: usize) -> Explanation<JsValue> {
     let none = Ignore::none();
     let ignore = ignore.unwrap_or(&none);
@@ -34,6 +33,14 @@ pub fn explain(old: &JsValue, new: &JsValue, ignore: Option<&Ignore>, max_differ
     if TapeStatus::from_code(status) != Some(TapeStatus::Written) {
         return Explanation { differences: Vec::new(), truncated: true, bound: None };
     }
+    on_kept_tape(ignore, max_differences, bounds)
+}
+
+/// The differences of the pair on the tape last written with `keep` (by [`explain`], or by a
+/// `sameStructure` comparison that found it different: `same_structure.rs`), then the tape
+/// released. Its string ids are made canonical first, as the walk needs.
+pub fn on_kept_tape(ignore: &Ignore, max_differences: usize, bounds: Bounds) -> Explanation<JsValue> {
+    bridge::canonicalise_tape();
     let found =
         tape_buffer::read(|tape| differences(&tape, &tape.old(), &tape.new_root(), ignore, max_differences, bounds));
     let explanation = match found {

@@ -28,15 +28,21 @@ impl<V: HostValue> Shared<V> {
         let (Some(comparison), Ok(old), Ok(new)) = (&self.read.comparison, old, new) else {
             return;
         };
-        let mut answer = None;
-        state.with_tracking(|t| answer = t.consistency(&self.host, comparison, old, new));
+        let (mut answer, mut explained) = (None, None);
+        state.with_tracking(|t| match &self.mismatches {
+            Some(mismatches) => {
+                let max = mismatches.max_differences();
+                (answer, explained) = t.consistency_explained(&self.host, comparison, (old, new), max);
+            }
+            None => answer = t.consistency(&self.host, comparison, old, new),
+        });
         let Some(consistent) = answer else {
             return;
         };
         self.stats.borrow_mut().record_check(consistent);
         // A mismatch is explained only when `mismatches()` asked for it.
         let label = match (&self.mismatches, consistent) {
-            (Some(mismatches), false) => self.explain(mismatches, state, comparison.ignore(), (old, new)),
+            (Some(mismatches), false) => self.explain(mismatches, state, comparison.ignore(), (old, new), explained),
             _ => None,
         };
         if let Some(metrics) = &self.host.metrics {
@@ -52,18 +58,21 @@ impl<V: HostValue> Shared<V> {
         }
     }
 
-    /// Explains and keeps a mismatch; the label of its first difference's path, for the metric.
+    /// Explains (unless the comparison already did: `explained`) and keeps a mismatch; the label
+    /// of its first difference's path, for the metric.
     fn explain(
         &self,
         mismatches: &Mismatches<V>,
         state: &OpState<V>,
         ignore: Option<&crate::diff::Ignore>,
         (old, new): (&V, &V),
+        explained: Option<crate::diff::Explanation<V>>,
     ) -> Option<String> {
         let context = state.context.borrow();
         let context = context.as_ref()?;
         let at = self.host.clock.epoch_ms();
-        let found = Found { flag_key: &state.flag_key, stage: state.stage.get(), context, at, old, new, ignore };
+        let found =
+            Found { flag_key: &state.flag_key, stage: state.stage.get(), context, at, old, new, ignore, explained };
         let (label, told) = mismatches.record(found);
         if let Err(thrown) = told {
             self.host.error(&format!("onMismatch threw: {}", thrown.describe()));

@@ -8,6 +8,7 @@ use super::event::MigrationOpEvent;
 use super::op_tracker::OpTracker;
 use super::origin::Comparison;
 use super::stage::{Operation, Origin};
+use crate::diff::Explanation;
 use crate::host::{Host, HostValue};
 
 /// The flag system's tracker (LaunchDarkly's `LDMigrationTracker` shape). Every method may fail
@@ -123,6 +124,31 @@ impl<V: HostValue> Tracking<V> {
         match self {
             Tracking::Own(t) => t.error(origin),
             Tracking::External(t) => Self::guard(host, "error", t.error(origin)),
+        }
+    }
+
+    /// As [`Self::consistency`], with `mismatches()`: cutover's own tracker lets the comparison
+    /// explain a mismatch in the same pass (`Comparison::compare_explained`); a flag system's
+    /// tracker runs the comparison itself, so its mismatches are explained afterwards (`None`).
+    pub fn consistency_explained(
+        &mut self,
+        host: &Host,
+        comparison: &Rc<dyn Comparison<V>>,
+        (old, new): (&V, &V),
+        max_differences: usize,
+    ) -> (Option<bool>, Option<Explanation<V>>) {
+        match self {
+            Tracking::Own(t) => {
+                let mut explanation = None;
+                let answer = t.consistent(host, || {
+                    comparison.compare_explained(old, new, max_differences).map(|(same, found)| {
+                        explanation = found;
+                        same
+                    })
+                });
+                (answer, explanation)
+            }
+            Tracking::External(_) => (self.consistency(host, comparison, old, new), None),
         }
     }
 

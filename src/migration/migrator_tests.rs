@@ -33,7 +33,7 @@ impl Journal {
     }
 }
 
-struct FakeOrigin {
+pub(super) struct FakeOrigin {
     name: &'static str,
     delay_ms: f64,
     fail: bool,
@@ -149,7 +149,7 @@ pub(super) struct Fixture {
     pub(super) t: TestHost,
     pub(super) journal: Rc<Journal>,
     pub(super) builder: MigratorBuilder<V>,
-    read_old: Rc<FakeOrigin>,
+    pub(super) read_old: Rc<FakeOrigin>,
     pub(super) comparison: Rc<FakeComparison>,
 }
 

@@ -98,6 +98,8 @@ pub struct Found<'a, V> {
     pub old: &'a V,
     pub new: &'a V,
     pub ignore: Option<&'a Ignore>,
+    /// The explanation the comparison made in the same pass, if it did.
+    pub explained: Option<Explanation<V>>,
 }
 
 impl<V: Clone> Mismatches<V> {
@@ -113,7 +115,10 @@ impl<V: Clone> Mismatches<V> {
     /// of its first difference's path for the metric (`None`: the walk found no difference), and
     /// what the listener threw.
     pub fn record(&self, found: Found<'_, V>) -> (Option<String>, Result<(), V>) {
-        let explanation = self.explainer.explain(found.old, found.new, found.ignore, self.settings.max_differences);
+        let explanation = match found.explained {
+            Some(explanation) => explanation,
+            None => self.explainer.explain(found.old, found.new, found.ignore, self.settings.max_differences),
+        };
         let label = self.paths.borrow_mut().record(&explanation.differences).map(str::to_owned);
         let mismatch = Rc::new(Mismatch {
             flag_key: found.flag_key.clone(),
@@ -137,6 +142,11 @@ impl<V: Clone> Mismatches<V> {
             None => Ok(()),
         };
         (label, told)
+    }
+
+    /// `maxDifferences`: the most differences an explanation records.
+    pub fn max_differences(&self) -> usize {
+        self.settings.max_differences
     }
 
     /// The kept mismatches, oldest first.

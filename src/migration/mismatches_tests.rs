@@ -222,3 +222,74 @@ fn settings_are_checked() {
     );
     assert_eq!(MismatchSettings::new(None, None).unwrap(), MismatchSettings { keep: 20, max_differences: 16 });
 }
+
+/// A comparison that explains its own mismatches in the pass that compares (as `sameStructure`'s
+/// does over one flattening), counting both kinds of call.
+#[derive(Default)]
+struct ExplainingComparison {
+    compared: Cell<u32>,
+    explained: Cell<u32>,
+}
+
+impl Comparison<V> for ExplainingComparison {
+    fn compare(&self, _old: &V, _new: &V) -> Result<bool, V> {
+        self.compared.set(self.compared.get() + 1);
+        Ok(false)
+    }
+
+    fn compare_explained(&self, old: &V, new: &V, max_differences: usize) -> ExplainedCheck<V> {
+        self.explained.set(self.explained.get() + 1);
+        let difference = Difference {
+            path: "/own".into(),
+            normalised: "/own".into(),
+            kind: DifferenceKind::Changed,
+            old: Some(old.clone()),
+            new: Some(new.clone()),
+            unreadable: None,
+        };
+        let differences = vec![difference; max_differences.min(3)];
+        Ok((false, Some(Explanation { differences, truncated: max_differences < 3, bound: None })))
+    }
+}
+
+#[test]
+fn a_comparison_that_explains_in_its_pass_is_not_explained_again() {
+    let e = explainer(vec![("/a", "/a")]);
+    let l = Rc::new(Listener::default());
+    let mut f = fixture(false, Some(settings(20.0, 2.0)), &e, &l);
+    let comparison = Rc::new(ExplainingComparison::default());
+    f.builder.read(ReadOrigins {
+        old: f.read_old.clone(),
+        new: f.read_old.clone(),
+        comparison: Some(comparison.clone()),
+    });
+    let m = f.migrator(FakeClient::serving(Stage::Shadow));
+    f.t.run(m.read(request(Stage::Off))).unwrap();
+    assert_eq!((comparison.explained.get(), comparison.compared.get()), (1, 0), "one pass, no plain compare");
+    assert_eq!(e.calls.get(), 0, "the explainer is not called");
+    let kept = m.mismatches();
+    assert_eq!(kept[0].differences.len(), 2, "maxDifferences reached the comparison");
+    assert!(kept[0].truncated);
+    assert_eq!(
+        serde_json::to_value(m.stats()).unwrap()["read"]["consistency"]["paths"],
+        json!({"/own": 1}),
+        "a path counts once per mismatch"
+    );
+}
+
+#[test]
+fn without_mismatches_a_comparison_is_only_compared() {
+    let e = explainer(vec![]);
+    let l = Rc::new(Listener::default());
+    let mut f = fixture(false, None, &e, &l);
+    let comparison = Rc::new(ExplainingComparison::default());
+    f.builder.read(ReadOrigins {
+        old: f.read_old.clone(),
+        new: f.read_old.clone(),
+        comparison: Some(comparison.clone()),
+    });
+    let m = f.migrator(FakeClient::serving(Stage::Shadow));
+    f.t.run(m.read(request(Stage::Off))).unwrap();
+    assert_eq!((comparison.explained.get(), comparison.compared.get()), (0, 1));
+    assert_eq!(serde_json::to_value(m.stats()).unwrap()["read"]["consistency"]["checked"], json!(1));
+}

@@ -62,6 +62,12 @@ pub trait OriginFn<V> {
 /// The consistency comparison, always called as `(old, new)`.
 pub trait Comparison<V> {
     fn compare(&self, old: &V, new: &V) -> Result<bool, V>;
+    /// With `mismatches()`: compares, and may explain a mismatch in the same pass (up to
+    /// `max_differences`); an explanation of `None` leaves it to the migrator's explainer. A
+    /// `sameStructure` comparison walks one flattening of the pair for both.
+    fn compare_explained(&self, old: &V, new: &V, _max_differences: usize) -> ExplainedCheck<V> {
+        self.compare(old, new).map(|same| (same, None))
+    }
     /// The host's own comparison function, for trackers that can call it themselves.
     fn handle(&self) -> Option<&V> {
         None
@@ -72,6 +78,10 @@ pub trait Comparison<V> {
         None
     }
 }
+
+/// What [`Comparison::compare_explained`] answers: whether the values are the same, with the
+/// mismatch's explanation when the comparison made one; or what the comparison threw.
+pub type ExplainedCheck<V> = Result<(bool, Option<crate::diff::Explanation<V>>), V>;
 
 /// The two read origins and the optional comparison.
 pub struct ReadOrigins<V> {

@@ -240,3 +240,37 @@ test('at live the comparison and the explanation still see (old, new) in that or
   ]);
   assertSides(m.differences[0], 'o', 'n');
 });
+
+// A sameStructure comparison explains a mismatch on the tape it compared (one flattening): its
+// strings' ids are made canonical only then. Equal strings at different string positions must
+// still be equal in the explanation, and different ones different.
+test('sameStructure explains on its own tape: equal strings at shifted positions are not differences', async () => {
+  const comparison = sameStructure();
+  let m = await explain(['t', 't'], [1, 't'], { comparison });
+  assert.deepEqual(pathsAndKinds(m), [['/0', 'type']]);
+  m = await explain({ a: 'x', b: ['y', 'x'] }, { a: 'x', b: ['x', 'x'] }, { comparison });
+  assert.deepEqual(pathsAndKinds(m), [['/b/0', 'changed']]);
+  assertSides(m.differences[0], 'y', 'x');
+  m = await explain({ n: 1, s: 'same', t: ['p', 'q'] }, { n: 2, s: 'same', t: ['p', 'q'] }, { comparison });
+  assert.deepEqual(pathsAndKinds(m), [['/n', 'changed']], 'strings all at their places, a number differs');
+});
+
+test('sameStructure with mismatches(): one mismatch after another, each explained on its own tape', async () => {
+  const comparison = sameStructure({ ignore: ['/at'] });
+  const { migrator, read } = mmSetup({ mismatches: { maxDifferences: 100 }, comparison });
+  const pairs = [
+    [{ at: 1, v: ['a', 'b'] }, { at: 2, v: ['a', 'c'] }, [['/v/1', 'changed']]],
+    [{ at: 1, v: 'same' }, { at: 3, v: 'same' }, null],
+    [{ k: 'one', w: 'two' }, { k: 'two', w: 'two' }, [['/k', 'changed']]],
+    [['x', 'y', 'x'], ['x', 'x'], [['/1', 'changed'], ['/2', 'removed']]],
+  ];
+  let expected = 0;
+  for (const [oldValue, newValue, differences] of pairs) {
+    await read(oldValue, newValue);
+    if (differences === null) continue;
+    expected++;
+    const kept = migrator.mismatches();
+    assert.equal(kept.length, expected);
+    assert.deepEqual(pathsAndKinds(kept.at(-1)), differences);
+  }
+});
