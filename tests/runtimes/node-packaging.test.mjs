@@ -45,11 +45,13 @@ after(() => {
   if (project) rmSync(project, { recursive: true, force: true });
 });
 
-test('tarball: only dist/, README.md and package.json are shipped', { skip }, async () => {
+test('tarball: only dist/, README.md, LICENSE, CHANGELOG.md and package.json are shipped', { skip }, async () => {
   const r = await run('tar', ['-tzf', TARBALL]);
   assert.equal(r.code, 0, describeRun(r));
   const files = r.stdout.trim().split('\n').sort();
   assert.deepEqual(files, [
+    'package/CHANGELOG.md',
+    'package/LICENSE',
     'package/README.md',
     'package/dist/cutover.browser.mjs',
     'package/dist/cutover.cjs',
@@ -67,6 +69,14 @@ test('tarball: only dist/, README.md and package.json are shipped', { skip }, as
     'package/dist/web.d.mts',
     'package/package.json',
   ]);
+});
+
+test('tarball: LICENSE is the license package.json names', { skip }, async () => {
+  const r = await run('tar', ['-xzOf', TARBALL, 'package/LICENSE', 'package/package.json']);
+  assert.equal(r.code, 0, describeRun(r));
+  const license = JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))).license;
+  assert.equal(license, 'Apache-2.0');
+  assert.match(r.stdout, /Apache License\s+Version 2\.0, January 2004/);
 });
 
 test('tarball: the whole package is at most 170 KB gzipped (what npm publishes; the project bound)', { skip }, () => {
