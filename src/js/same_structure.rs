@@ -51,11 +51,15 @@ impl Native {
             .unwrap_or(Sameness::Unreadable)
     }
 
-    /// As [`Self::same`], and when the pair is different its differences, on the same tape: one
-    /// flattening for both (the nodes' values kept meanwhile), where explaining afterwards
-    /// flattened the pair a second time (about 20 µs of a 1 KB pair's +35 µs per explained
-    /// mismatch, measured: `bench/scenarios/mismatch-explain.mjs`). An equal pair pays only for
-    /// keeping its nodes' values; `None` when the pair could not be written.
+    /// As [`Self::same`], and when the pair is different its differences: one flattening (the
+    /// nodes' values kept meanwhile) and one walk for both, where explaining afterwards
+    /// flattened and walked the pair again (a 1 KB pair differing at 3 paths: +60–95 µs per
+    /// explained read before, +22–32 µs after, machine loaded, `bench/scenarios/mismatch-explain.mjs`).
+    /// A pair written alike is the same with no walk, as in [`Self::same`]; any other is walked
+    /// once by `differences` (its string ids made canonical first), and is the same structure
+    /// exactly when that walk finds nothing and hits no bound (the walk is one: diff/walk.rs).
+    /// An equal pair pays only for keeping its nodes' values. No explanation when the pair could
+    /// not be written.
     pub fn same_explained(
         &self,
         old: &JsValue,
@@ -66,12 +70,15 @@ impl Native {
         if TapeStatus::from_code(bridge::flatten(old, new, nodes, depth, true)) != Some(TapeStatus::Written) {
             return (Sameness::Unreadable, None);
         }
-        let sameness = self.on_tape();
-        if sameness.answer() {
+        if tape_buffer::alike() {
             bridge::release_tape();
-            return (sameness, None);
+            return (Sameness::Same, None);
         }
-        (sameness, Some(super::explain::on_kept_tape(&self.ignore, max_differences, self.bounds)))
+        let explanation = super::explain::on_kept_tape(&self.ignore, max_differences, self.bounds);
+        if explanation.differences.is_empty() && !explanation.truncated {
+            return (Sameness::Same, None);
+        }
+        (Sameness::Different, Some(explanation))
     }
 
     /// Flattens `old` and `new` through the bridge, then compares them. A pair that could not be
