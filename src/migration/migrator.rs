@@ -9,6 +9,7 @@ use futures::future::{self, Either};
 
 use super::background::BackgroundParts;
 use super::client::{migration_variation, DefaultStage, MigrationClient};
+use super::consistency::LaterCheck;
 use super::delegation::Tracking;
 use super::mismatches::{Mismatch, Mismatches};
 use super::operation::{AbortFuture, Answer, OperationRequest, OperationResult, Outcome};
@@ -97,7 +98,8 @@ impl<V: HostValue> Migrator<V> {
         mismatches: Option<Mismatches<V>>,
     ) -> Self {
         let stats = RefCell::new(MigrationStats::default());
-        let background = BackgroundParts::new(settings.background_max_in_flight.unwrap_or(0));
+        let background =
+            BackgroundParts::new(settings.background_max_in_flight.unwrap_or(super::background::DEFAULT_MAX_IN_FLIGHT));
         Migrator { shared: Rc::new(Shared { settings, read, write, client, host, stats, background, mismatches }) }
     }
 
@@ -337,12 +339,17 @@ impl<V: HostValue> Shared<V> {
         }
         let outcome = match state.operation {
             Operation::Read => abortable(&mut abort, self.read_origins(&op, stage), &state).await,
-            Operation::Write => abortable(&mut abort, self.write_origins(&op, stage), &state).await,
+            Operation::Write => abortable(&mut abort, self.write_origins(&op, stage), &state).await.map(|o| (o, None)),
         };
         match outcome {
-            Ok(outcome) => {
+            Ok((outcome, None)) => {
                 self.finish(&state, stage);
                 self.answered(answer(Ok(&outcome), false));
+            }
+            Ok((outcome, Some(later))) => {
+                // The caller's signal aborts an operation only until it resolves.
+                drop(abort);
+                self.answer_then_check(&state, stage, &outcome, later, answer).await;
             }
             Err(reason) => self.aborted(&state, &reason, answer),
         }
@@ -385,11 +392,13 @@ impl<V: HostValue> Shared<V> {
     }
 
     /// A read's origin calls (SPEC A2): the authoritative one, and the shadow in the builder's
-    /// order with the consistency check.
-    async fn read_origins(&self, op: &Calling<'_, V>, stage: Stage) -> Outcome<V> {
+    /// order with the consistency check — or, for a comparison that reads values first, the
+    /// check to make once the caller has its result.
+    async fn read_origins(&self, op: &Calling<'_, V>, stage: Stage) -> (Outcome<V>, Option<LaterCheck<V>>) {
         let plan = stage.read_plan();
         let auth = plan.authoritative;
         let call = |origin: Origin| self.call_origin(op, origin);
+        let mut later = None;
         let result = if !plan.shadowed {
             call(auth).await
         } else {
@@ -413,10 +422,13 @@ impl<V: HostValue> Shared<V> {
                     }
                 }
             };
-            self.compare_reads(op.state, auth, &auth_result, &other_result);
+            later = self.later_check(auth, self.snapshot(&auth_result), &other_result);
+            if later.is_none() {
+                self.compare_reads(op.state, auth, &auth_result, &other_result);
+            }
             auth_result
         };
-        Outcome { authoritative: OperationResult { origin: auth, result }, non_authoritative: None }
+        (Outcome { authoritative: OperationResult { origin: auth, result }, non_authoritative: None }, later)
     }
 
     /// A write's origin calls (SPEC A3): the authoritative one, then the other when the stage
