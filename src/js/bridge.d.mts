@@ -44,3 +44,7 @@ export function flatten(oldValue: unknown, newValue: unknown, maxNodes: number, 
 /** The value kept for a node of the tape written with `keep` (`thrown`: what reading it threw). */
 export function tapeValue(ordinal: number, thrown: boolean): unknown;
 export function releaseTape(): void;
+/** Clones a fetch Response and reads it into a sameResponse snapshot, reported to `deliver(id, …)`; undefined for any other value. */
+export function readResponse(value: unknown, headers: unknown, maxBodyBytes: number, id: number): unknown;
+/** Stops a reading `readResponse` started (it still reports, as a failure). */
+export function stopReading(reading: unknown): void;

@@ -8,8 +8,9 @@
 
 use std::pin::pin;
 
+use futures::future::LocalBoxFuture;
 use futures::future::{self, Either};
-use futures::TryFutureExt;
+use futures::{FutureExt, TryFutureExt};
 
 use super::migrator::{OpState, Shared};
 use super::mismatches::{Found, Mismatches};
@@ -49,7 +50,9 @@ impl<V: HostValue> Shared<V> {
         self.check_values(state, old, new);
     }
 
-    /// The check of two values (two successful reads, or their snapshots).
+    /// The check of two values (two successful reads, or their snapshots). Not inlined: its two
+    /// callers share one copy.
+    #[inline(never)]
     fn check_values(&self, state: &OpState<V>, old: &V, new: &V) {
         let Some(comparison) = &self.read.comparison else {
             return;
@@ -116,7 +119,8 @@ impl<V: HostValue> Shared<V> {
     ) where
         A: Answer<V>,
     {
-        let Some(part) = self.background.try_start() else {
+        let part = self.background.try_start();
+        if part.is_none() {
             drop(later);
             self.host.warn(&format!(
                 "consistency check for migration flag '{}' not made: {} checks are already reading their values, so no consistency value is recorded",
@@ -125,7 +129,7 @@ impl<V: HostValue> Shared<V> {
             ));
             self.finish(state, stage);
             return self.answered(answer(Ok(outcome), false));
-        };
+        }
         self.answered(answer(Ok(outcome), true));
         self.check_later(state, later).await;
         self.finish(state, stage);
@@ -135,7 +139,14 @@ impl<V: HostValue> Shared<V> {
     /// Waits for both snapshots (at most `originTimeout`, when set), then checks them as
     /// `check_consistency` checks two reads. A snapshot that could not be read, or a wait past
     /// the timeout, records no consistency value (logged at warn level).
-    pub(super) async fn check_later(&self, state: &OpState<V>, later: LaterCheck<V>) {
+    ///
+    /// Boxed: the flows that await it (foreground, parallel and serial background reads) share
+    /// one copy of its code instead of each inlining it.
+    pub(super) fn check_later<'a>(&'a self, state: &'a OpState<V>, later: LaterCheck<V>) -> LocalBoxFuture<'a, ()> {
+        self.check_snapshots(state, later).boxed_local()
+    }
+
+    async fn check_snapshots(&self, state: &OpState<V>, later: LaterCheck<V>) {
         let LaterCheck { old, new } = later;
         let both = future::try_join(old.map_err(|e| (Origin::Old, e)), new.map_err(|e| (Origin::New, e)));
         let read = match self.settings.origin_timeout_ms {
