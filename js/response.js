@@ -10,6 +10,12 @@ import { flatten } from './bridge/tape.js';
 import { keepNative } from './diff.js';
 import { describe, read } from './util.js';
 
+/** The functions `sameResponse` returned (for createMigration's `check`). */
+const made = new WeakSet();
+
+/** Whether `check` is a function `sameResponse` returned. */
+export const isSameResponse = (check) => made.has(check);
+
 /** A comparison of Responses as `{ status, headers, body }`, with sameStructure's `ignore`. */
 export function sameResponse(options) {
   let headers, ignore, maxBodyBytes;
@@ -36,5 +42,6 @@ export function sameResponse(options) {
     return flatten(oldValue, newValue, maxNodes, maxDepth, false) === written && native.compareTape();
   };
   keepNative(comparison, native);
+  made.add(comparison);
   return comparison;
 }

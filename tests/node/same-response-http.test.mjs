@@ -192,3 +192,29 @@ test('a stage that does not shadow reads no body: the caller has the only reader
     });
   }
 });
+
+test("createMigration's check: a sameResponse function is recognised, the Responses' bodies read first", async () => {
+  const { createMigration, LDMigrationSuccess } = await import('cutover');
+  await withServices(catalogue([1, 2]), catalogue([1, 3]), async (old, young) => {
+    const tracked = [];
+    // A LaunchDarkly-shaped client: the flag at 'shadow', events to trackMigration.
+    const ldClient = {
+      migrationVariation: async () => ({ value: 'shadow' }),
+      trackMigration: (event) => tracked.push(event),
+    };
+    const migration = createMigration(ldClient, {
+      readOld: async () => LDMigrationSuccess(await fetch(`${old.url}/items`)),
+      readNew: async () => LDMigrationSuccess(await fetch(`${young.url}/items`)),
+      writeOld: async () => LDMigrationSuccess(undefined),
+      writeNew: async () => LDMigrationSuccess(undefined),
+      check: sameResponse({ ignore: ['/body/requestId'] }),
+    });
+    const result = await migration.read('items-api', CTX, 'off');
+    assert.equal(result.success, true);
+    assert.equal(result.result.bodyUsed, false, 'the Response, body unread, as LDMigrationReadResult#result');
+    assert.deepEqual((await result.result.json()).items[1], { id: 2, price: 2 });
+    await migration.settled();
+    assert.equal(tracked.length, 1);
+    assert.equal(measurement(tracked[0], 'consistent').value, false);
+  });
+});
