@@ -18,24 +18,15 @@ use wasm_bindgen::prelude::*;
 
 use super::bridge;
 use super::promise::wait;
-use super::same_structure::{Native, WasmSameStructure};
-use super::value::{array_items, got, is_array};
+use super::same_structure::{strings, Native, WasmSameStructure};
+use super::value::got;
 use crate::diff::response::{header_not_a_string, headers_not_an_array, ResponseOptions, SAME_RESPONSE};
 use crate::diff::{pattern, Ignore};
 use crate::error::Error;
 use crate::migration::{Comparison, Snapshot};
 
-/// An option that is undefined or an array of strings: the strings (`None` when undefined);
-/// `errors` names an array that is not one, and an item that is not a string.
-fn strings(value: &JsValue, errors: (Error, fn(usize) -> Error)) -> Result<Option<Vec<String>>, Error> {
-    if value.is_undefined() {
-        return Ok(None);
-    }
-    let (not_an_array, not_a_string) = errors;
-    let items = if is_array(value) { array_items(value) } else { None };
-    let items = items.ok_or(not_an_array)?;
-    let texts = items.iter().enumerate().map(|(position, item)| item.as_string().ok_or_else(|| not_a_string(position)));
-    texts.collect::<Result<Vec<_>, _>>().map(Some)
+fn patterns_not_an_array() -> Error {
+    pattern::not_an_array_of(SAME_RESPONSE)
 }
 
 fn pattern_not_a_string(position: usize) -> Error {
@@ -59,8 +50,8 @@ impl WasmSameStructure {
         ignore: JsValue,
         max_body_bytes: JsValue,
     ) -> Result<WasmSameStructure, JsValue> {
-        let headers = strings(&headers, (headers_not_an_array(), header_not_a_string))?;
-        let ignore = strings(&ignore, (pattern::not_an_array_of(SAME_RESPONSE), pattern_not_a_string))?;
+        let headers = strings(&headers, headers_not_an_array, header_not_a_string)?;
+        let ignore = strings(&ignore, patterns_not_an_array, pattern_not_a_string)?;
         let max = match max_body_bytes.as_f64() {
             _ if max_body_bytes.is_undefined() => None,
             Some(n) => Some(n),

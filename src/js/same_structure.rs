@@ -69,21 +69,29 @@ impl Native {
     }
 }
 
+/// An option that is undefined or an array of strings: the strings (`None` when undefined);
+/// `not_an_array` and `not_a_string` (with the item's position) name the mistakes. One function
+/// (of plain function pointers) for every such option of `sameStructure` and `sameResponse`.
+pub(super) fn strings(
+    value: &JsValue,
+    not_an_array: fn() -> Error,
+    not_a_string: fn(usize) -> Error,
+) -> Result<Option<Vec<String>>, Error> {
+    if value.is_undefined() {
+        return Ok(None);
+    }
+    let items = if is_array(value) { array_items(value) } else { None };
+    let items = items.ok_or_else(not_an_array)?;
+    let texts = items.iter().enumerate().map(|(position, item)| item.as_string().ok_or_else(|| not_a_string(position)));
+    texts.collect::<Result<Vec<_>, _>>().map(Some)
+}
+
 /// The `ignore` option: undefined, or an array of JSON Pointer patterns.
 fn patterns(ignore: &JsValue) -> Result<Ignore, Error> {
-    if ignore.is_undefined() {
-        return Ok(Ignore::none());
+    match strings(ignore, pattern::not_an_array, pattern::not_a_string)? {
+        None => Ok(Ignore::none()),
+        Some(texts) => Ignore::compile(&texts),
     }
-    if !is_array(ignore) {
-        return Err(pattern::not_an_array());
-    }
-    let items = array_items(ignore).ok_or_else(pattern::not_an_array)?;
-    let texts = items
-        .iter()
-        .enumerate()
-        .map(|(position, item)| item.as_string().ok_or_else(|| pattern::not_a_string(position)))
-        .collect::<Result<Vec<_>, _>>()?;
-    Ignore::compile(&texts)
 }
 
 /// The core of one `sameStructure(options)` function, which the facade keeps beside it; also

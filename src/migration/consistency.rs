@@ -12,11 +12,11 @@ use futures::future::LocalBoxFuture;
 use futures::future::{self, Either};
 use futures::{FutureExt, TryFutureExt};
 
+use super::background::Part;
 use super::migrator::{OpState, Shared};
 use super::mismatches::{Found, Mismatches};
-use super::operation::{Answer, Outcome};
 use super::origin::Snapshot;
-use super::stage::{Origin, Stage};
+use super::stage::Origin;
 use crate::host::HostValue;
 use crate::metrics::Instrument;
 
@@ -105,35 +105,21 @@ impl<V: HostValue> Shared<V> {
         })
     }
 
-    /// A foreground read whose check runs later: the caller gets its result now; the check and
-    /// the event follow as a background part (`settled()` and `waitUntil` wait for it), at most
-    /// `maxInFlight` of them at once (its default without `background()`). Past that, this read
-    /// records no consistency value.
-    pub(super) async fn answer_then_check<A>(
-        &self,
-        state: &OpState<V>,
-        stage: Stage,
-        outcome: &Outcome<V>,
-        later: LaterCheck<V>,
-        answer: A,
-    ) where
-        A: Answer<V>,
-    {
-        let part = self.background.try_start();
-        if part.is_none() {
+    /// The background part of a foreground read whose check runs later (the caller gets its
+    /// result first; the check and the event follow, and `settled()` and `waitUntil` wait for
+    /// them), at most `maxInFlight` of them at once (its default without `background()`). Past
+    /// that, `None`: this read records no consistency value.
+    pub(super) fn later_part(&self, state: &OpState<V>, later: LaterCheck<V>) -> Option<(LaterCheck<V>, Part<'_>)> {
+        let Some(part) = self.background.try_start() else {
             drop(later);
             self.host.warn(&format!(
                 "consistency check for migration flag '{}' not made: {} checks are already reading their values, so no consistency value is recorded",
                 state.flag_key,
                 self.background.in_flight()
             ));
-            self.finish(state, stage);
-            return self.answered(answer(Ok(outcome), false));
-        }
-        self.answered(answer(Ok(outcome), true));
-        self.check_later(state, later).await;
-        self.finish(state, stage);
-        drop(part);
+            return None;
+        };
+        Some((later, part))
     }
 
     /// Waits for both snapshots (at most `originTimeout`, when set), then checks them as

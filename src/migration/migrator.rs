@@ -342,14 +342,21 @@ impl<V: HostValue> Shared<V> {
             Operation::Write => abortable(&mut abort, self.write_origins(&op, stage), &state).await.map(|o| (o, None)),
         };
         match outcome {
-            Ok((outcome, None)) => {
-                self.finish(&state, stage);
-                self.answered(answer(Ok(&outcome), false));
-            }
-            Ok((outcome, Some(later))) => {
-                // The caller's signal aborts an operation only until it resolves.
-                drop(abort);
-                self.answer_then_check(&state, stage, &outcome, later, answer).await;
+            Ok((outcome, later)) => {
+                // A check that runs later is this operation's background part (one call of
+                // `answer` for both cases: each call site inlines it).
+                let later = later.and_then(|later| self.later_part(&state, later));
+                if later.is_none() {
+                    self.finish(&state, stage);
+                }
+                self.answered(answer(Ok(&outcome), later.is_some()));
+                if let Some((later, part)) = later {
+                    // The caller's signal aborts an operation only until it resolves.
+                    drop(abort);
+                    self.check_later(&state, later).await;
+                    self.finish(&state, stage);
+                    drop(part);
+                }
             }
             Err(reason) => self.aborted(&state, &reason, answer),
         }
