@@ -7,8 +7,13 @@ import { OptionsOf, TapeStatus } from './wasm/cutover.js';
 import { flatten } from './bridge/tape.js';
 import { describe, read } from './util.js';
 
-/** The core of each function `sameStructure` returned, for `MigratorBuilder#read`. */
+/** The core of each function `sameStructure` (or `sameResponse`) returned, for `MigratorBuilder#read`. */
 const natives = new WeakMap();
+
+/** Keeps `native`, the wasm core of `comparison`, for `nativeComparison` (js/response.js). */
+export function keepNative(comparison, native) {
+  natives.set(comparison, native);
+}
 
 /** A comparison of structures: plain objects, arrays and primitives by value, the rest by identity. */
 export function sameStructure(options) {
@@ -29,7 +34,7 @@ export function sameStructure(options) {
   return comparison;
 }
 
-/** The wasm core of a function `sameStructure` returned; undefined for any other value. */
+/** The wasm core of a function `sameStructure` or `sameResponse` returned; undefined for any other value. */
 export function nativeComparison(comparison) {
   return typeof comparison === 'function' ? natives.get(comparison) : undefined;
 }

@@ -5,6 +5,7 @@
 // launchDarklyClient(ldClient): LaunchDarkly's own tracker builds them.
 import { OptionsOf, checkOptionNames } from './wasm/cutover.js';
 import { MigratorBuilder, failure, launchDarklyClient } from './migration.js';
+import { isSameResponse } from './response.js';
 import { describe, isObject, LD_SHAPED, OLD_FIRST, promiseOf, read } from './util.js';
 
 /** LaunchDarkly's migration stages, under LaunchDarkly's names. */
@@ -175,7 +176,14 @@ export function createMigration(ldClient, config) {
   else if (background !== undefined && background !== false) {
     fail('options.background must be true, false or { maxInFlight, waitUntil }', background);
   }
-  const comparison = typeof check === 'function' ? (oldValue, newValue) => config.check(oldValue, newValue) : undefined;
+  // A `sameResponse` check is handed to the builder as it is (read once, not at each call): the
+  // migrator recognises it and reads each Response's body first, where a wrapper would be called
+  // with the Responses themselves.
+  const comparison = isSameResponse(check)
+    ? check
+    : typeof check === 'function'
+      ? (oldValue, newValue) => config.check(oldValue, newValue)
+      : undefined;
   builder.read(origin(config, 'readOld'), origin(config, 'readNew'), comparison);
   builder.write(origin(config, 'writeOld'), origin(config, 'writeNew'));
   return new LDMigration(builder.build());

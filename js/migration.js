@@ -200,7 +200,8 @@ export class MigratorBuilder {
     return this;
   }
   read(oldFn, newFn, comparison) {
-    // `sameStructure`'s functions are run by the core itself (src/js/same_structure.rs).
+    // `sameStructure`'s and `sameResponse`'s functions are run by the core itself
+    // (src/js/same_structure.rs, src/js/same_response.rs).
     const native = nativeComparison(comparison);
     if (native === undefined) this.#inner.read(oldFn, newFn, comparison);
     else this.#inner.readSameStructure(oldFn, newFn, comparison, native);

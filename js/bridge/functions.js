@@ -10,6 +10,7 @@
 //   results.js  an operation's result, to the facade's promise
 //   metrics.js  a measurement into an OpenTelemetry instrument
 //   tape.js     a pair of values flattened onto the wasm's tape, for sameStructure
+//   responses.js a fetch Response snapshotted, for sameResponse
 //   thrown.js, record.js  what the calls above hand over beside their arguments
 export { started } from './names.js';
 export { awaitValue, now, offAbort, onAbort, startTimer, stopTimer } from './waiting.js';
@@ -22,3 +23,4 @@ export { handOver, partEnded, rejectPending, resolveRead, resolveWrite, signalOf
 export { recordMetric } from './metrics.js';
 export { contextFacts } from '../context.js';
 export { canonicaliseTape, flatten, releaseTape, tapeValue } from './tape.js';
+export { readResponse, stopReading } from './responses.js';

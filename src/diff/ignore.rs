@@ -10,7 +10,7 @@
 
 use std::collections::HashMap;
 
-use super::pattern::{parse_pattern, PatternSegment};
+use super::pattern::{parse_pattern_of, PatternSegment};
 use crate::error::Error;
 
 /// The compiled patterns.
@@ -50,9 +50,14 @@ impl Ignore {
     /// Compiles `patterns` (the `ignore` option, in order); the first one that is not a JSON
     /// Pointer is refused with a `TypeError` naming it.
     pub fn compile<S: AsRef<str>>(patterns: &[S]) -> Result<Self, Error> {
+        Self::compile_of(super::pattern::SAME_STRUCTURE, patterns)
+    }
+
+    /// [`Ignore::compile`] for the `ignore` option of `owner` (`sameResponse`), which errors name.
+    pub fn compile_of<S: AsRef<str>>(owner: &str, patterns: &[S]) -> Result<Self, Error> {
         let mut ignore = Ignore::none();
         for (position, pattern) in patterns.iter().enumerate() {
-            let segments = parse_pattern(pattern.as_ref(), position)?;
+            let segments = parse_pattern_of(owner, pattern.as_ref(), position)?;
             ignore.insert(&segments);
         }
         Ok(ignore)

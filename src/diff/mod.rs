@@ -14,6 +14,7 @@
 //! - `ignore.rs`: the patterns compiled into a trie, matched segment by segment;
 //! - `path.rs`: [`Path`], written as a JSON Pointer and normalised (indices as `*`);
 //! - `path_table.rs`: [`PathTable`], the bounded counts of `stats().read.consistency.paths`;
+//! - `response.rs`: `sameResponse`'s options (the headers, the body bound), checked;
 //! - `comparison.rs`: [`SameStructure`], the walk as a migration [`crate::migration::Comparison`].
 //!
 //! The rules, in one place: NaN equals NaN and +0 equals -0; `Date`s compare by time value;
@@ -42,6 +43,7 @@ pub mod ignore;
 pub mod path;
 pub mod path_table;
 pub mod pattern;
+pub mod response;
 pub mod same;
 pub mod structure;
 mod walk;

@@ -19,13 +19,24 @@ pub enum PatternSegment {
     Literal(String),
 }
 
+/// The function whose `ignore` option messages name by default.
+pub const SAME_STRUCTURE: &str = "sameStructure";
+
 /// Parses `pattern`, the `position`-th entry of `ignore`; the error names both.
 pub fn parse_pattern(pattern: &str, position: usize) -> Result<Vec<PatternSegment>, Error> {
+    parse_pattern_of(SAME_STRUCTURE, pattern, position)
+}
+
+/// [`parse_pattern`] for the `ignore` option of `owner` (`sameResponse`), which errors name.
+pub fn parse_pattern_of(owner: &str, pattern: &str, position: usize) -> Result<Vec<PatternSegment>, Error> {
     if pattern.is_empty() {
         return Ok(Vec::new());
     }
+    let invalid = |rule: &str| {
+        Error::Type(format!("{owner}: ignore[{position}] must be a JSON Pointer ({rule}), got {}", quoted(pattern)))
+    };
     let Some(rest) = pattern.strip_prefix('/') else {
-        return Err(invalid(position, pattern, "'' or starting with '/'"));
+        return Err(invalid("'' or starting with '/'"));
     };
     let mut segments = Vec::new();
     for raw in rest.split('/') {
@@ -43,7 +54,7 @@ pub fn parse_pattern(pattern: &str, position: usize) -> Result<Vec<PatternSegmen
             match chars.next() {
                 Some('0') => literal.push('~'),
                 Some('1') => literal.push('/'),
-                _ => return Err(invalid(position, pattern, "'~' only as '~0' or '~1'")),
+                _ => return Err(invalid("'~' only as '~0' or '~1'")),
             }
         }
         segments.push(PatternSegment::Literal(literal));
@@ -51,16 +62,22 @@ pub fn parse_pattern(pattern: &str, position: usize) -> Result<Vec<PatternSegmen
     Ok(segments)
 }
 
-fn invalid(position: usize, pattern: &str, rule: &str) -> Error {
-    Error::Type(format!("sameStructure: ignore[{position}] must be a JSON Pointer ({rule}), got {}", quoted(pattern)))
-}
-
 /// The message for an `ignore` entry that is not a string, for the bindings.
 pub fn not_a_string(position: usize) -> Error {
-    Error::Type(format!("sameStructure: ignore[{position}] must be a string (a JSON Pointer)"))
+    not_a_string_of(SAME_STRUCTURE, position)
+}
+
+/// [`not_a_string`] for the `ignore` option of `owner`.
+pub fn not_a_string_of(owner: &str, position: usize) -> Error {
+    Error::Type(format!("{owner}: ignore[{position}] must be a string (a JSON Pointer)"))
 }
 
 /// The message for an `ignore` that is not an array, for the bindings.
 pub fn not_an_array() -> Error {
-    Error::Type("sameStructure: ignore must be an array of JSON Pointers".into())
+    not_an_array_of(SAME_STRUCTURE)
+}
+
+/// [`not_an_array`] for the `ignore` option of `owner`.
+pub fn not_an_array_of(owner: &str) -> Error {
+    Error::Type(format!("{owner}: ignore must be an array of JSON Pointers"))
 }

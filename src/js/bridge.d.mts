@@ -46,3 +46,7 @@ export function tapeValue(ordinal: number, thrown: boolean): unknown;
 /** Makes the string ids of the tape written with `keep` canonical, to explain a mismatch. */
 export function canonicaliseTape(): void;
 export function releaseTape(): void;
+/** Clones a fetch Response and reads it into a sameResponse snapshot, reported to `deliver(id, …)`; undefined for any other value. */
+export function readResponse(value: unknown, headers: unknown, maxBodyBytes: number, id: number): unknown;
+/** Stops a reading `readResponse` started (it still reports, as a failure). */
+export function stopReading(reading: unknown): void;

@@ -172,6 +172,18 @@ extern "C" {
     /// Forgets the values kept for the tape written with `keep`.
     #[wasm_bindgen(js_name = releaseTape)]
     pub fn release_tape();
+
+    /// When `value` is a fetch `Response`: clones it and reads the clone into a `sameResponse`
+    /// snapshot `{ status, headers, body }` (the `headers` named, the body at most
+    /// `max_body_bytes` bytes, JSON when its content type is), reported once to
+    /// `deliver(id, …)` (a failure for a body too long or that failed), and returns the reading
+    /// for `stopReading`. Undefined, reporting nothing, for any other value.
+    #[wasm_bindgen(js_name = readResponse)]
+    pub fn read_response(value: &JsValue, headers: &JsValue, max_body_bytes: f64, id: u32) -> JsValue;
+
+    /// Stops a reading `readResponse` started (its report still comes, as a failure).
+    #[wasm_bindgen(js_name = stopReading)]
+    pub fn stop_reading(reading: &JsValue);
 }
 
 /// A `Call` answer as a result: the thrown value for `Threw`.

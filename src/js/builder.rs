@@ -137,9 +137,10 @@ impl WasmMigratorBuilder {
         Ok(())
     }
 
-    /// `read(old, new, comparison)` where `comparison` is a function `sameStructure` returned and
-    /// `native` its core: the migrator then runs the walk itself, calling no JavaScript function
-    /// per check (trackers that call comparisons themselves still get `comparison`).
+    /// `read(old, new, comparison)` where `comparison` is a function `sameStructure` (or
+    /// `sameResponse`) returned and `native` its core: the migrator then runs the walk itself,
+    /// calling no JavaScript function per check (trackers that call comparisons themselves
+    /// still get `comparison`); `sameResponse`'s reads each Response first.
     #[wasm_bindgen(js_name = readSameStructure)]
     pub fn read_same_structure(
         &self,
@@ -151,7 +152,7 @@ impl WasmMigratorBuilder {
         let old = self.origin(&old, "read: oldFn")?;
         let new = self.origin(&new, "read: newFn")?;
         let comparison = native.comparison(function(&comparison, "read: comparison")?);
-        self.inner.borrow_mut().read(ReadOrigins { old, new, comparison: Some(Rc::new(comparison)) });
+        self.inner.borrow_mut().read(ReadOrigins { old, new, comparison: Some(comparison) });
         Ok(())
     }
 

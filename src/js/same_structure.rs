@@ -17,6 +17,7 @@ use wasm_bindgen::prelude::*;
 
 use super::bridge;
 use super::codes::TapeStatus;
+use super::same_response::{Reading, ResponseComparison};
 use super::tape_buffer;
 use super::value::{array_items, is_array};
 use crate::diff::{pattern, same_structure, Bounds, Explanation, Ignore, Sameness};
@@ -31,6 +32,11 @@ pub struct Native {
 }
 
 impl Native {
+    /// The walk with `ignore`, within the default bounds.
+    pub fn new(ignore: Ignore) -> Self {
+        Native { ignore, bounds: Bounds::default() }
+    }
+
     pub fn ignore(&self) -> &Ignore {
         &self.ignore
     }
@@ -43,7 +49,7 @@ impl Native {
 
     /// The pair on the tape the facade last wrote, compared: written alike, it is the same
     /// structure without a walk (tape.rs says why that is the walk's answer).
-    fn on_tape(&self) -> Sameness {
+    pub fn on_tape(&self) -> Sameness {
         if tape_buffer::alike() {
             return Sameness::Same;
         }
@@ -93,27 +99,39 @@ impl Native {
     }
 }
 
-/// The `ignore` option: undefined, or an array of JSON Pointer patterns.
-fn patterns(ignore: &JsValue) -> Result<Ignore, Error> {
-    if ignore.is_undefined() {
-        return Ok(Ignore::none());
+/// An option that is undefined or an array of strings: the strings (`None` when undefined);
+/// `not_an_array` and `not_a_string` (with the item's position) name the mistakes. One function
+/// (of plain function pointers) for every such option of `sameStructure` and `sameResponse`.
+pub(super) fn strings(
+    value: &JsValue,
+    not_an_array: fn() -> Error,
+    not_a_string: fn(usize) -> Error,
+) -> Result<Option<Vec<String>>, Error> {
+    if value.is_undefined() {
+        return Ok(None);
     }
-    if !is_array(ignore) {
-        return Err(pattern::not_an_array());
-    }
-    let items = array_items(ignore).ok_or_else(pattern::not_an_array)?;
-    let texts = items
-        .iter()
-        .enumerate()
-        .map(|(position, item)| item.as_string().ok_or_else(|| pattern::not_a_string(position)))
-        .collect::<Result<Vec<_>, _>>()?;
-    Ignore::compile(&texts)
+    let items = if is_array(value) { array_items(value) } else { None };
+    let items = items.ok_or_else(not_an_array)?;
+    let texts = items.iter().enumerate().map(|(position, item)| item.as_string().ok_or_else(|| not_a_string(position)));
+    texts.collect::<Result<Vec<_>, _>>().map(Some)
 }
 
-/// The core of one `sameStructure(options)` function, which the facade keeps beside it.
+/// The `ignore` option: undefined, or an array of JSON Pointer patterns.
+fn patterns(ignore: &JsValue) -> Result<Ignore, Error> {
+    match strings(ignore, pattern::not_an_array, pattern::not_a_string)? {
+        None => Ok(Ignore::none()),
+        Some(texts) => Ignore::compile(&texts),
+    }
+}
+
+/// The core of one `sameStructure(options)` function, which the facade keeps beside it; also
+/// of one `sameResponse(options)` function, which reads Responses first (same_response.rs:
+/// one class and one builder method for both cost less wasm than two).
 #[wasm_bindgen]
 pub struct WasmSameStructure {
-    native: Rc<Native>,
+    pub(super) native: Rc<Native>,
+    /// How `sameResponse` reads a Response; `None` for `sameStructure`.
+    pub(super) reading: Option<Rc<Reading>>,
 }
 
 #[wasm_bindgen]
@@ -123,7 +141,7 @@ impl WasmSameStructure {
     #[wasm_bindgen(constructor)]
     pub fn new(ignore: JsValue) -> Result<WasmSameStructure, JsValue> {
         let native = Native { ignore: patterns(&ignore)?, bounds: Bounds::default() };
-        Ok(WasmSameStructure { native: Rc::new(native) })
+        Ok(WasmSameStructure { native: Rc::new(native), reading: None })
     }
 
     /// The node bound, for `flatten`.
@@ -149,9 +167,13 @@ impl WasmSameStructure {
 
 impl WasmSameStructure {
     /// The core's comparison for `MigratorBuilder#read`; `function` is the one `sameStructure`
-    /// returned, handed to trackers that call the comparison themselves.
-    pub fn comparison(&self, function: Function) -> NativeComparison {
-        NativeComparison { native: self.native.clone(), function: function.into() }
+    /// (or `sameResponse`) returned, handed to trackers that call the comparison themselves.
+    pub fn comparison(&self, function: Function) -> Rc<dyn Comparison<JsValue>> {
+        let (native, function) = (self.native.clone(), function.into());
+        match &self.reading {
+            None => Rc::new(NativeComparison { native, function }),
+            Some(reading) => Rc::new(ResponseComparison { native, function, reading: reading.clone() }),
+        }
     }
 }
 

@@ -59,12 +59,15 @@ impl<V: HostValue> Shared<V> {
         let (auth_call, other_call) = self.call_each(op, auth);
         let (mut auth_call, mut other_call) = (pin!(auth_call), pin!(other_call));
         let first = abortable(&mut abort, future::select(auth_call.as_mut(), other_call.as_mut()), state).await;
-        let ((auth_result, auth_measured), (other_result, other_measured)) = match first {
+        // A comparison that reads values first snapshots the authoritative value before the
+        // caller gets it.
+        let (((auth_result, auth_measured), (other_result, other_measured)), auth_snapshot) = match first {
             Err(reason) => return self.aborted(state, &reason, answer),
             Ok(Either::Left((auth_called, _))) => {
+                let auth_snapshot = self.snapshot(&auth_called.0);
                 let outcome = single(auth, auth_called.0);
                 self.answered(answer(Ok(&outcome), true));
-                ((outcome.authoritative.result, auth_called.1), other_call.await)
+                (((outcome.authoritative.result, auth_called.1), other_call.await), auth_snapshot)
             }
             Ok(Either::Right((other_called, _))) => match abortable(&mut abort, auth_call, state).await {
                 Err(reason) => {
@@ -73,15 +76,19 @@ impl<V: HostValue> Shared<V> {
                     return self.aborted(state, &reason, answer);
                 }
                 Ok((auth_result, auth_measured)) => {
+                    let auth_snapshot = self.snapshot(&auth_result);
                     let outcome = single(auth, auth_result);
                     self.answered(answer(Ok(&outcome), true));
-                    ((outcome.authoritative.result, auth_measured), other_called)
+                    (((outcome.authoritative.result, auth_measured), other_called), auth_snapshot)
                 }
             },
         };
         self.record_origin(state, auth, &auth_result, auth_measured);
         self.record_origin(state, other, &other_result, other_measured);
-        self.compare_reads(state, auth, &auth_result, &other_result);
+        match self.later_check(auth, auth_snapshot, &other_result) {
+            Some(later) => self.check_later(state, later).await,
+            None => self.compare_reads(state, auth, &auth_result, &other_result),
+        }
         self.finish(state, stage);
         drop(part);
     }
@@ -151,13 +158,17 @@ impl<V: HostValue> Shared<V> {
             self.finish(state, stage);
             return self.answered(answer(Ok(&outcome), false));
         };
+        let auth_snapshot = if read { self.snapshot(auth_result) } else { None };
         self.answered(answer(Ok(&outcome), true));
         // Recorded (tracker, statistics, metrics) with the authoritative one; no caller waits for it.
         let (other_result, other_measured) = self.call_unrecorded(op, other).await;
         self.record_origin(state, auth, auth_result, auth_measured);
         self.record_origin(state, other, &other_result, other_measured);
         if read {
-            self.compare_reads(state, auth, auth_result, &other_result);
+            match self.later_check(auth, auth_snapshot, &other_result) {
+                Some(later) => self.check_later(state, later).await,
+                None => self.compare_reads(state, auth, auth_result, &other_result),
+            }
         }
         self.finish(state, stage);
         drop(part);

@@ -9,6 +9,7 @@ use futures::future::{self, Either};
 
 use super::background::BackgroundParts;
 use super::client::{migration_variation, DefaultStage, MigrationClient};
+use super::consistency::LaterCheck;
 use super::delegation::Tracking;
 use super::mismatches::{Mismatch, Mismatches};
 use super::operation::{AbortFuture, Answer, OperationRequest, OperationResult, Outcome};
@@ -97,7 +98,8 @@ impl<V: HostValue> Migrator<V> {
         mismatches: Option<Mismatches<V>>,
     ) -> Self {
         let stats = RefCell::new(MigrationStats::default());
-        let background = BackgroundParts::new(settings.background_max_in_flight.unwrap_or(0));
+        let background =
+            BackgroundParts::new(settings.background_max_in_flight.unwrap_or(super::background::DEFAULT_MAX_IN_FLIGHT));
         Migrator { shared: Rc::new(Shared { settings, read, write, client, host, stats, background, mismatches }) }
     }
 
@@ -337,18 +339,31 @@ impl<V: HostValue> Shared<V> {
         }
         let outcome = match state.operation {
             Operation::Read => abortable(&mut abort, self.read_origins(&op, stage), &state).await,
-            Operation::Write => abortable(&mut abort, self.write_origins(&op, stage), &state).await,
+            Operation::Write => abortable(&mut abort, self.write_origins(&op, stage), &state).await.map(|o| (o, None)),
         };
         match outcome {
-            Ok(outcome) => {
-                self.finish(&state, stage);
-                self.answered(answer(Ok(&outcome), false));
+            Ok((outcome, later)) => {
+                // A check that runs later is this operation's background part (one call of
+                // `answer` for both cases: each call site inlines it).
+                let later = later.and_then(|later| self.later_part(&state, later));
+                if later.is_none() {
+                    self.finish(&state, stage);
+                }
+                self.answered(answer(Ok(&outcome), later.is_some()));
+                if let Some((later, part)) = later {
+                    // The caller's signal aborts an operation only until it resolves.
+                    drop(abort);
+                    self.check_later(&state, later).await;
+                    self.finish(&state, stage);
+                    drop(part);
+                }
             }
             Err(reason) => self.aborted(&state, &reason, answer),
         }
     }
 
-    /// Counts a completed operation and sends its event.
+    /// Counts a completed operation and sends its event. Not inlined: every flow calls it.
+    #[inline(never)]
     pub(super) fn finish(&self, state: &OpState<V>, stage: Stage) {
         self.stats.borrow_mut().record_completed(state.operation, stage);
         if let Some(metrics) = &self.host.metrics {
@@ -385,11 +400,13 @@ impl<V: HostValue> Shared<V> {
     }
 
     /// A read's origin calls (SPEC A2): the authoritative one, and the shadow in the builder's
-    /// order with the consistency check.
-    async fn read_origins(&self, op: &Calling<'_, V>, stage: Stage) -> Outcome<V> {
+    /// order with the consistency check — or, for a comparison that reads values first, the
+    /// check to make once the caller has its result.
+    async fn read_origins(&self, op: &Calling<'_, V>, stage: Stage) -> (Outcome<V>, Option<LaterCheck<V>>) {
         let plan = stage.read_plan();
         let auth = plan.authoritative;
         let call = |origin: Origin| self.call_origin(op, origin);
+        let mut later = None;
         let result = if !plan.shadowed {
             call(auth).await
         } else {
@@ -413,10 +430,13 @@ impl<V: HostValue> Shared<V> {
                     }
                 }
             };
-            self.compare_reads(op.state, auth, &auth_result, &other_result);
+            later = self.later_check(auth, self.snapshot(&auth_result), &other_result);
+            if later.is_none() {
+                self.compare_reads(op.state, auth, &auth_result, &other_result);
+            }
             auth_result
         };
-        Outcome { authoritative: OperationResult { origin: auth, result }, non_authoritative: None }
+        (Outcome { authoritative: OperationResult { origin: auth, result }, non_authoritative: None }, later)
     }
 
     /// A write's origin calls (SPEC A3): the authoritative one, then the other when the stage

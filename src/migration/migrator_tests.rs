@@ -25,7 +25,7 @@ pub(super) struct Journal {
 }
 
 impl Journal {
-    fn push(&self, s: String) {
+    pub(super) fn push(&self, s: String) {
         self.lines.borrow_mut().push(s);
     }
     pub(super) fn take(&self) -> Vec<String> {
@@ -97,7 +97,7 @@ type Serve = Box<dyn Fn() -> Result<ServedEvaluation<V>, V>>;
 pub(super) struct FakeClient {
     served: RefCell<Serve>,
     pub(super) events: RefCell<Vec<Value>>,
-    external_events: RefCell<Vec<V>>,
+    pub(super) external_events: RefCell<Vec<V>>,
     defaults_seen: RefCell<Vec<Stage>>,
     tracks: bool,
     ratio_rule: crate::migration::event::CheckRatioOnWire,
@@ -107,7 +107,7 @@ impl FakeClient {
     pub(super) fn serving(stage: Stage) -> Rc<Self> {
         Self::with(move || Ok(ServedEvaluation::stage(Some(stage))))
     }
-    fn with(f: impl Fn() -> Result<ServedEvaluation<V>, V> + 'static) -> Rc<Self> {
+    pub(super) fn with(f: impl Fn() -> Result<ServedEvaluation<V>, V> + 'static) -> Rc<Self> {
         Rc::new(FakeClient {
             served: RefCell::new(Box::new(f)),
             events: RefCell::default(),
@@ -150,6 +150,7 @@ pub(super) struct Fixture {
     pub(super) journal: Rc<Journal>,
     pub(super) builder: MigratorBuilder<V>,
     pub(super) read_old: Rc<FakeOrigin>,
+    read_new: Rc<FakeOrigin>,
     pub(super) comparison: Rc<FakeComparison>,
 }
 
@@ -171,15 +172,21 @@ impl Fixture {
             })
         };
         let read_old = origin("old", 10.0, fail_old);
+        let read_new = origin("new", 20.0, fail_new);
         let comparison = Rc::new(FakeComparison { calls: Cell::new(0), answer });
         let mut builder = MigratorBuilder::new();
         builder.read(ReadOrigins {
             old: read_old.clone(),
-            new: origin("new", 20.0, fail_new),
+            new: read_new.clone(),
             comparison: Some(comparison.clone()),
         });
         builder.write(WriteOrigins { old: origin("old-w", 5.0, fail_old), new: origin("new-w", 7.0, fail_new) });
-        Fixture { t, journal, builder, read_old, comparison }
+        Fixture { t, journal, builder, read_old, read_new, comparison }
+    }
+    /// The same read origins with another comparison.
+    pub(super) fn compare_with(&mut self, comparison: Rc<dyn Comparison<V>>) {
+        let (old, new) = (self.read_old.clone(), self.read_new.clone());
+        self.builder.read(ReadOrigins { old, new, comparison: Some(comparison) });
     }
     pub(super) fn migrator(&self, client: Rc<FakeClient>) -> Migrator<V> {
         self.builder.build(client, self.t.host.clone()).unwrap()
@@ -632,11 +639,11 @@ fn already_aborted_signal_rejects_without_running_origins() {
     assert!(f.journal.take().is_empty());
 }
 
-struct FakeExternal {
-    journal: Rc<Journal>,
-    sample: bool,
-    event: Option<V>,
-    throw_on_latency: bool,
+pub(super) struct FakeExternal {
+    pub(super) journal: Rc<Journal>,
+    pub(super) sample: bool,
+    pub(super) event: Option<V>,
+    pub(super) throw_on_latency: bool,
 }
 
 impl ExternalTracker<V> for FakeExternal {

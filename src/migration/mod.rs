@@ -27,7 +27,9 @@ pub use migrator::Migrator;
 pub use mismatches::{Explainer, Mismatch, MismatchListener, MismatchSettings, Mismatches};
 pub use op_tracker::{Evaluation, OpTracker};
 pub use operation::{AbortFuture, Answer, OperationRequest, OperationResult, Outcome, WriteResult};
-pub use origin::{CallControl, Comparison, ExplainedCheck, OriginCall, OriginFn, ReadOrigins, Timed, WriteOrigins};
+pub use origin::{
+    CallControl, Comparison, ExplainedCheck, OriginCall, OriginFn, ReadOrigins, Snapshot, Timed, WriteOrigins,
+};
 pub use settings::MigratorSettings;
 pub use stage::{ExecutionOrder, Operation, Origin, Stage};
 
@@ -42,6 +44,9 @@ mod background_tests;
 
 #[cfg(test)]
 mod mismatches_tests;
+
+#[cfg(test)]
+mod later_check_tests;
 
 #[cfg(test)]
 mod proptests;

@@ -27,6 +27,7 @@ export const EXPORTS = [
   'nodeRedisHost',
   'openFeatureClient',
   'redisBigSegmentStore',
+  'sameResponse',
   'sameStructure',
   'upstashHost',
 ];
