@@ -58,6 +58,10 @@ pub enum OptionsObject {
     MigratorMismatches,
     /// `sameStructure(options)`.
     SameStructure,
+    /// `beaconSink(url, options)`.
+    BeaconSink,
+    /// `migrationEventRelay(ldClient, options)`.
+    MigrationEventRelay,
 }
 
 /// An operation's options (`OperationOptions`).
@@ -81,6 +85,8 @@ impl OptionsObject {
             OptionsObject::MigratorBackground => "MigratorBuilder#background",
             OptionsObject::MigratorMismatches => "MigratorBuilder#mismatches",
             OptionsObject::SameStructure => "sameStructure",
+            OptionsObject::BeaconSink => "beaconSink",
+            OptionsObject::MigrationEventRelay => "migrationEventRelay",
         }
     }
 
@@ -126,6 +132,8 @@ impl OptionsObject {
             OptionsObject::MigratorBackground => &["maxInFlight", "waitUntil"],
             OptionsObject::MigratorMismatches => &["keep", "maxDifferences", "onMismatch"],
             OptionsObject::SameStructure => &["ignore"],
+            OptionsObject::BeaconSink => &["maxBatch", "flushIntervalMs"],
+            OptionsObject::MigrationEventRelay => &["flagKeys", "maxBodyBytes", "maxEvents"],
         }
     }
 
@@ -150,7 +158,7 @@ impl OptionsObject {
 mod tests {
     use super::*;
 
-    const ALL: [OptionsObject; 12] = [
+    const ALL: [OptionsObject; 14] = [
         OptionsObject::BigSegmentStoreManager,
         OptionsObject::MigratorBuilder,
         OptionsObject::MigratorRead,
@@ -163,6 +171,8 @@ mod tests {
         OptionsObject::LaunchDarklyBigSegmentStore,
         OptionsObject::OpenFeatureClient,
         OptionsObject::SameStructure,
+        OptionsObject::BeaconSink,
+        OptionsObject::MigrationEventRelay,
     ];
 
     fn message(object: OptionsObject, keys: &[&str]) -> Option<String> {

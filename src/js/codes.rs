@@ -195,6 +195,8 @@ codes! {
         MigratorBackground = 9,
         MigratorMismatches = 10,
         SameStructure = 11,
+        BeaconSink = 12,
+        MigrationEventRelay = 13,
     }
 }
 

@@ -1,5 +1,9 @@
-//! The strict model of a posted `migration_op` event (API.md §1 "Events and the tracker", SPEC A6)
-//! and its reader: [`RelayedEvent::read`] gives the model or the reason it refuses the value.
+//! The strict model of a posted `migration_op` event (API.md §1 "Events and the tracker", SPEC A6),
+//! written as data: [`EVENT`] and the tables under it say which fields each object has, which are
+//! required, and what each value must be; one walk ([`check`]) reads a value against them, and
+//! names the first place it breaks them. (A table and one walk, not a reader per object: the
+//! readers written out cost 11.7 KB of gzipped wasm and took the tarball over its bound; this is
+//! a fraction of it.)
 //!
 //! What is refused, beyond "not the wire format's fields and types":
 //! - a key named `__proto__` anywhere (a consumer copying the object by assignment would change a
@@ -14,483 +18,436 @@
 //! - an event no tracker could have built (SPEC A5): nothing invoked, a latency or an error for an
 //!   origin not invoked, a consistency result without both origins invoked, a measurement twice.
 
-use super::wire::{text_units, Wire, MAX_DEPTH, MAX_TEXT};
+use super::wire::{text_units, Wire, MAX_TEXT};
 use crate::migration::context::{self, ContextFacts, KeyFacts, KindFact, NestedFact};
-use crate::migration::event::{Measurement, OriginFlags, OriginLatencies, Ratio};
-use crate::migration::stage::{Operation, Origin, Stage};
 
 /// Why a value is not an event the relay forwards: where, then what (`context.key: must be a
 /// non-empty string`).
 pub type Refusal = String;
 
-/// The evaluation reason kinds LaunchDarkly writes.
-const REASON_KINDS: [&str; 6] = ["OFF", "FALLTHROUGH", "TARGET_MATCH", "RULE_MATCH", "PREREQUISITE_FAILED", "ERROR"];
+/// What a value must be.
+#[derive(Clone, Copy, Debug)]
+enum Shape {
+    /// A string within [`MAX_TEXT`].
+    Text,
+    /// A non-empty string within [`MAX_TEXT`].
+    Key,
+    /// One of these strings; the text says which ones.
+    OneOf(&'static [&'static str], &'static str),
+    Bool,
+    /// `true`: an origin's entry in `invoked` and `error`.
+    True,
+    /// An integer from 0 to `Number.MAX_SAFE_INTEGER`.
+    Count,
+    /// An integer of at least 1 (a check ratio that sampled).
+    Ratio,
+    /// The number 1 (see the module's text on `samplingRatio`).
+    One,
+    /// A finite number ≥ 0.
+    Latency,
+    /// An array of strings.
+    Strings,
+    /// Any JSON data within the bounds.
+    Data,
+    Object(&'static Object),
+    /// A context: an object of [`ATTRIBUTES`], or `kind: "multi"` and such objects by kind.
+    Context,
+    /// The measurements: an array of objects, each of the table its `key` names.
+    Measurements,
+}
 
-/// The latest creation date taken: the largest integer a JavaScript number holds exactly.
+/// Whether an object's field must be there.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Need {
+    Optional,
+    Required,
+    /// Required because LaunchDarkly's `trackMigration` drops what lacks it; the text says so.
+    ByLaunchDarkly(&'static str),
+}
+
+#[derive(Debug)]
+struct Field {
+    name: &'static str,
+    need: Need,
+    shape: Shape,
+}
+
+/// An object's fields; `what` names the object in refusals of an unknown field. With
+/// `others_are_data`, other keys are allowed and hold data (a context's attributes).
+#[derive(Debug)]
+struct Object {
+    what: &'static str,
+    fields: &'static [Field],
+    others_are_data: bool,
+}
+
+const fn field(name: &'static str, need: Need, shape: Shape) -> Field {
+    Field { name, need, shape }
+}
+
+use Need::{ByLaunchDarkly, Optional, Required};
+
+const STAGES: Shape = Shape::OneOf(
+    &["off", "dualwrite", "shadow", "live", "rampdown", "complete"],
+    "a stage (off, dualwrite, shadow, live, rampdown, complete)",
+);
+
+const REASON: Object = Object {
+    what: "an evaluation reason",
+    fields: &[
+        field(
+            "kind",
+            Required,
+            Shape::OneOf(
+                &["OFF", "FALLTHROUGH", "TARGET_MATCH", "RULE_MATCH", "PREREQUISITE_FAILED", "ERROR"],
+                "one of OFF, FALLTHROUGH, TARGET_MATCH, RULE_MATCH, PREREQUISITE_FAILED, ERROR",
+            ),
+        ),
+        field("errorKind", Optional, Shape::Text),
+        field("ruleId", Optional, Shape::Text),
+        field("ruleIndex", Optional, Shape::Count),
+        field("prerequisiteKey", Optional, Shape::Text),
+        field("inExperiment", Optional, Shape::Bool),
+        field("bigSegmentsStatus", Optional, Shape::Text),
+    ],
+    others_are_data: false,
+};
+
+const EVALUATION: Object = Object {
+    what: "an evaluation",
+    fields: &[
+        field("key", Required, Shape::Key),
+        field("value", Required, STAGES),
+        field("default", Required, STAGES),
+        field("reason", ByLaunchDarkly("an event without one"), Shape::Object(&REASON)),
+        field("variation", Optional, Shape::Count),
+        field("version", Optional, Shape::Count),
+    ],
+    others_are_data: false,
+};
+
+const META: Object = Object {
+    what: "a context's _meta",
+    fields: &[field("privateAttributes", Optional, Shape::Strings)],
+    others_are_data: false,
+};
+
+/// One single-kind context (or legacy user, or a multi-kind context's part): LaunchDarkly's own
+/// attributes of their types, any other as data. `kind` is read by [`check_context`].
+const ATTRIBUTES: Object = Object {
+    what: "a context",
+    fields: &[
+        field("kind", Optional, Shape::Text),
+        field("key", Required, Shape::Key),
+        field("anonymous", Optional, Shape::Bool),
+        field("name", Optional, Shape::Text),
+        field("_meta", Optional, Shape::Object(&META)),
+        field("privateAttributeNames", Optional, Shape::Strings),
+    ],
+    others_are_data: true,
+};
+
+const ORIGIN_FLAGS: Object = Object {
+    what: "a measurement's values (old, new)",
+    fields: &[field("old", Optional, Shape::True), field("new", Optional, Shape::True)],
+    others_are_data: false,
+};
+
+const ORIGIN_LATENCIES: Object = Object {
+    what: "a measurement's values (old, new)",
+    fields: &[field("old", Optional, Shape::Latency), field("new", Optional, Shape::Latency)],
+    others_are_data: false,
+};
+
+const MEASUREMENT_KEY: Shape =
+    Shape::OneOf(&["invoked", "consistent", "latency_ms", "error"], "invoked, consistent, latency_ms or error");
+
+const FLAGS_MEASUREMENT: Object = Object {
+    what: "this measurement",
+    fields: &[field("key", Required, MEASUREMENT_KEY), field("values", Required, Shape::Object(&ORIGIN_FLAGS))],
+    others_are_data: false,
+};
+
+const LATENCY_MEASUREMENT: Object = Object {
+    what: "this measurement",
+    fields: &[field("key", Required, MEASUREMENT_KEY), field("values", Required, Shape::Object(&ORIGIN_LATENCIES))],
+    others_are_data: false,
+};
+
+const CONSISTENT_MEASUREMENT: Object = Object {
+    what: "this measurement",
+    fields: &[
+        field("key", Required, MEASUREMENT_KEY),
+        field("value", Required, Shape::Bool),
+        field("samplingRatio", ByLaunchDarkly("a consistent measurement without one"), Shape::Ratio),
+    ],
+    others_are_data: false,
+};
+
+/// The event.
+const EVENT: Object = Object {
+    what: "a migration_op event",
+    fields: &[
+        field("kind", Required, Shape::OneOf(&["migration_op"], "migration_op")),
+        field("creationDate", Required, Shape::Count),
+        field("operation", Required, Shape::OneOf(&["read", "write"], "read or write")),
+        field("context", Required, Shape::Context),
+        field("evaluation", Required, Shape::Object(&EVALUATION)),
+        field("samplingRatio", Optional, Shape::One),
+        field("measurements", Required, Shape::Measurements),
+    ],
+    others_are_data: false,
+};
+
+/// Where a value sits in the event, written out only for a refusal.
+#[derive(Clone, Copy)]
+enum At<'a> {
+    Event,
+    Field(&'a At<'a>, &'a str),
+    Index(&'a At<'a>, usize),
+}
+
+impl At<'_> {
+    fn write(&self, out: &mut String) {
+        match self {
+            At::Event => {}
+            At::Field(parent, name) => {
+                parent.write(out);
+                if !matches!(parent, At::Event) {
+                    out.push('.');
+                }
+                out.push_str(name);
+            }
+            At::Index(parent, index) => {
+                parent.write(out);
+                out.push('[');
+                out.push_str(&index.to_string());
+                out.push(']');
+            }
+        }
+    }
+}
+
+/// `<where>: <what>`, or `the event <what>` at the top.
+fn refuse(at: &At, what: &[&str]) -> Refusal {
+    let mut out = String::new();
+    at.write(&mut out);
+    out.push_str(if out.is_empty() { "the event " } else { ": " });
+    what.iter().for_each(|part| out.push_str(part));
+    out
+}
+
+fn must_be(at: &At, what: &str, value: &Wire) -> Refusal {
+    refuse(at, &["must be ", what, ", ", value.got()])
+}
+
 const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
 
-/// An evaluation reason, with LaunchDarkly's fields only.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct RelayedReason {
-    pub kind: String,
-    pub error_kind: Option<String>,
-    pub rule_id: Option<String>,
-    pub rule_index: Option<f64>,
-    pub prerequisite_key: Option<String>,
-    pub in_experiment: Option<bool>,
-    pub big_segments_status: Option<String>,
-}
-
-/// The `evaluation` of an event.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RelayedEvaluation {
-    pub key: String,
-    pub value: Stage,
-    pub default: Stage,
-    pub reason: RelayedReason,
-    pub variation: Option<f64>,
-    pub version: Option<f64>,
-}
-
-/// A posted event the relay forwards.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RelayedEvent {
-    pub creation_date: f64,
-    pub operation: Operation,
-    /// What context validation read of the context (its attributes were checked as data).
-    pub context: ContextFacts,
-    pub evaluation: RelayedEvaluation,
-    pub measurements: Vec<Measurement>,
-}
-
-fn at_field(at: &str, name: &str) -> String {
-    if at.is_empty() {
-        name.to_string()
-    } else {
-        let mut path = String::with_capacity(at.len() + 1 + name.len());
-        path.push_str(at);
-        path.push('.');
-        path.push_str(name);
-        path
+/// A value against a shape.
+fn check(value: &Wire, shape: Shape, at: &At) -> Result<(), Refusal> {
+    if let Wire::TooDeep = value {
+        return Err(refuse(at, &["is nested deeper than 10 levels"]));
     }
-}
-
-fn at_index(at: &str, index: usize) -> String {
-    format!("{at}[{index}]")
-}
-
-fn refuse(at: &str, what: &str) -> Refusal {
-    if at.is_empty() {
-        format!("the event {what}")
-    } else {
-        format!("{at}: {what}")
+    if let Wire::LongText = value {
+        return Err(refuse(at, &["is longer than 1024 characters"]));
     }
-}
-
-fn refuse_got(at: &str, what: &str, value: &Wire) -> Refusal {
-    refuse(at, &format!("{what}, {}", value.got()))
-}
-
-/// The entries of an object, or the refusal; every key checked (length, `__proto__`).
-fn object<'w>(value: &'w Wire, at: &str) -> Result<&'w [(String, Wire)], Refusal> {
-    match value {
-        Wire::Object(entries) => {
-            for (key, _) in entries {
-                key_allowed(key, at)?;
+    let number = |what: &'static str, ok: fn(f64) -> bool| match value {
+        Wire::Number(n) if !n.is_finite() => Err(refuse(at, &["must be a finite number"])),
+        Wire::Number(n) if ok(*n) => Ok(()),
+        Wire::Number(_) => Err(refuse(at, &["must be ", what])),
+        other => Err(must_be(at, "a number", other)),
+    };
+    match shape {
+        Shape::Text | Shape::Key => match value {
+            Wire::Text(t) if t.is_empty() && matches!(shape, Shape::Key) => {
+                Err(refuse(at, &["must be a non-empty string"]))
             }
-            Ok(entries)
+            Wire::Text(_) => Ok(()),
+            other => Err(must_be(at, "a string", other)),
+        },
+        Shape::OneOf(allowed, what) => match value {
+            Wire::Text(t) if allowed.contains(&t.as_str()) => Ok(()),
+            Wire::Text(_) => Err(refuse(at, &["must be ", what])),
+            other => Err(must_be(at, "a string", other)),
+        },
+        Shape::Bool => match value {
+            Wire::Bool(_) => Ok(()),
+            other => Err(must_be(at, "a boolean", other)),
+        },
+        Shape::True => match value {
+            Wire::Bool(true) => Ok(()),
+            other => Err(must_be(at, "true", other)),
+        },
+        Shape::Count => number("an integer of at least 0", |n| n >= 0.0 && n.fract() == 0.0 && n <= MAX_SAFE_INTEGER),
+        Shape::Ratio => number("an integer of at least 1", |n| n >= 1.0 && n.fract() == 0.0 && n <= MAX_SAFE_INTEGER),
+        Shape::One => {
+            number("1 or left out (LaunchDarkly's SDK samples a forwarded event again by its samplingRatio)", |n| {
+                n == 1.0
+            })
         }
-        Wire::TooDeep => Err(refuse(at, &format!("is nested deeper than {MAX_DEPTH} levels"))),
-        other => Err(refuse_got(at, "must be an object", other)),
+        Shape::Latency => number("a latency of at least 0 ms", |n| n >= 0.0),
+        Shape::Strings => match value {
+            Wire::Array(items) => {
+                items.iter().enumerate().try_for_each(|(i, item)| check(item, Shape::Text, &At::Index(at, i)))
+            }
+            other => Err(must_be(at, "an array of strings", other)),
+        },
+        Shape::Data => match value {
+            Wire::Null | Wire::Bool(_) | Wire::Text(_) => Ok(()),
+            Wire::Number(_) => number("", |_| true),
+            Wire::Array(items) => {
+                items.iter().enumerate().try_for_each(|(i, item)| check(item, Shape::Data, &At::Index(at, i)))
+            }
+            Wire::Object(entries) => entries.iter().try_for_each(|(key, item)| {
+                check_key(key, at)?;
+                check(item, Shape::Data, &At::Field(at, key))
+            }),
+            _ => Err(refuse(at, &["is not JSON data"])),
+        },
+        Shape::Object(object) => check_object(value, object, at),
+        Shape::Context => check_context(value, at),
+        Shape::Measurements => check_measurements(value, at),
     }
 }
 
-fn key_allowed(key: &str, at: &str) -> Result<(), Refusal> {
+fn check_key(key: &str, at: &At) -> Result<(), Refusal> {
     if key == "__proto__" {
-        return Err(refuse(at, "has a key __proto__"));
+        return Err(refuse(at, &["has a key __proto__"]));
     }
     if text_units(key) > MAX_TEXT {
-        return Err(refuse(at, &format!("has a key longer than {MAX_TEXT} characters")));
+        return Err(refuse(at, &["has a key longer than 1024 characters"]));
     }
     Ok(())
 }
 
-fn unknown(at: &str, key: &str, of: &str) -> Refusal {
-    refuse(&at_field(at, key), &format!("is not a field of {of}"))
-}
-
-fn missing(at: &str, key: &str) -> Refusal {
-    refuse(&at_field(at, key), "is missing")
-}
-
-fn text<'w>(value: &'w Wire, at: &str) -> Result<&'w str, Refusal> {
+fn entries<'w>(value: &'w Wire, at: &At) -> Result<&'w [(String, Wire)], Refusal> {
     match value {
-        Wire::Text(text) => Ok(text),
-        Wire::LongText => Err(refuse(at, &format!("is longer than {MAX_TEXT} characters"))),
-        other => Err(refuse_got(at, "must be a string", other)),
-    }
-}
-
-fn non_empty_text<'w>(value: &'w Wire, at: &str) -> Result<&'w str, Refusal> {
-    match text(value, at)? {
-        "" => Err(refuse(at, "must be a non-empty string")),
-        text => Ok(text),
-    }
-}
-
-fn boolean(value: &Wire, at: &str) -> Result<bool, Refusal> {
-    match value {
-        Wire::Bool(b) => Ok(*b),
-        other => Err(refuse_got(at, "must be a boolean", other)),
-    }
-}
-
-/// `true`, the only value an origin's `invoked` or `error` entry takes on the wire.
-fn flag(value: &Wire, at: &str) -> Result<bool, Refusal> {
-    match value {
-        Wire::Bool(true) => Ok(true),
-        other => Err(refuse_got(at, "must be true", other)),
-    }
-}
-
-fn number(value: &Wire, at: &str) -> Result<f64, Refusal> {
-    match value {
-        Wire::Number(n) if n.is_finite() => Ok(*n),
-        Wire::Number(_) => Err(refuse(at, "must be a finite number")),
-        other => Err(refuse_got(at, "must be a number", other)),
-    }
-}
-
-/// An integer from 0 to `Number.MAX_SAFE_INTEGER`.
-fn count(value: &Wire, at: &str) -> Result<f64, Refusal> {
-    let n = number(value, at)?;
-    if n >= 0.0 && n.fract() == 0.0 && n <= MAX_SAFE_INTEGER {
-        Ok(n)
-    } else {
-        Err(refuse(at, "must be an integer of at least 0"))
-    }
-}
-
-fn stage(value: &Wire, at: &str) -> Result<Stage, Refusal> {
-    Stage::parse(text(value, at)?)
-        .ok_or_else(|| refuse(at, "must be a stage (off, dualwrite, shadow, live, rampdown, complete)"))
-}
-
-/// Any JSON data: strings within bounds, keys allowed, not nested too deep.
-fn data(value: &Wire, at: &str) -> Result<(), Refusal> {
-    match value {
-        Wire::Null | Wire::Bool(_) | Wire::Text(_) => Ok(()),
-        Wire::Number(_) => number(value, at).map(|_| ()),
-        Wire::LongText => text(value, at).map(|_| ()),
-        Wire::Array(items) => items.iter().enumerate().try_for_each(|(i, item)| data(item, &at_index(at, i))),
-        Wire::Object(_) => object(value, at)?.iter().try_for_each(|(key, item)| data(item, &at_field(at, key))),
-        Wire::TooDeep => object(value, at).map(|_| ()),
-        Wire::NotData => Err(refuse(at, "is not JSON data")),
-    }
-}
-
-fn strings(value: &Wire, at: &str) -> Result<(), Refusal> {
-    match value {
-        Wire::Array(items) => {
-            items.iter().enumerate().try_for_each(|(i, item)| text(item, &at_index(at, i)).map(|_| ()))
+        Wire::Object(entries) => {
+            entries.iter().try_for_each(|(key, _)| check_key(key, at))?;
+            Ok(entries)
         }
-        other => Err(refuse_got(at, "must be an array of strings", other)),
+        other => Err(must_be(at, "an object", other)),
     }
 }
 
-/// The attributes of one single-kind context (or legacy user): LaunchDarkly's own ones of their
-/// types, any other as data. Returns its key facts.
-fn context_attributes(value: &Wire, at: &str) -> Result<KeyFacts, Refusal> {
-    let mut key = None;
-    for (name, attribute) in object(value, at)? {
-        let here = at_field(at, name);
-        match name.as_str() {
-            "kind" => {}
-            "key" => {
-                non_empty_text(attribute, &here)?;
-                key = Some(true);
-            }
-            "anonymous" => {
-                boolean(attribute, &here)?;
-            }
-            "name" => {
-                text(attribute, &here)?;
-            }
-            "_meta" => {
-                for (meta, entry) in object(attribute, &here)? {
-                    match meta.as_str() {
-                        "privateAttributes" => strings(entry, &at_field(&here, meta))?,
-                        _ => return Err(unknown(&here, meta, "a context's _meta")),
-                    }
-                }
-            }
-            "privateAttributeNames" => strings(attribute, &here)?,
-            _ => data(attribute, &here)?,
+fn check_object(value: &Wire, object: &Object, at: &At) -> Result<(), Refusal> {
+    let entries = entries(value, at)?;
+    for (key, item) in entries {
+        let here = At::Field(at, key);
+        match object.fields.iter().find(|f| f.name == key) {
+            Some(f) => check(item, f.shape, &here)?,
+            None if object.others_are_data => check(item, Shape::Data, &here)?,
+            None => return Err(refuse(&here, &["is not a field of ", object.what])),
         }
     }
-    if key.is_none() {
-        return Err(missing(at, "key"));
+    for f in object.fields {
+        if f.need != Optional && value.field(f.name).is_none() {
+            let here = At::Field(at, f.name);
+            return Err(match f.need {
+                ByLaunchDarkly(of) => refuse(&here, &["is missing (LaunchDarkly's trackMigration drops ", of, ")"]),
+                _ => refuse(&here, &["is missing"]),
+            });
+        }
     }
-    // `targetingKey` is OpenFeature's, not LaunchDarkly's: only `key` counts here.
-    Ok(KeyFacts { key, targeting_key: None })
+    Ok(())
 }
 
-/// The context, checked as LaunchDarkly reads it (SPEC A5.4, `key` required).
-fn read_context(value: &Wire, at: &str) -> Result<ContextFacts, Refusal> {
-    let entries = object(value, at)?;
-    let kind = value.field("kind");
-    let facts = match kind {
+/// A context: its attributes checked, then its kinds and keys as LaunchDarkly reads them (SPEC
+/// A5.4, with `key` required: `targetingKey` is OpenFeature's name, not LaunchDarkly's).
+fn check_context(value: &Wire, at: &At) -> Result<(), Refusal> {
+    let keys = KeyFacts { key: Some(true), targeting_key: None };
+    let facts = match value.field("kind") {
         Some(Wire::Text(kind)) if kind == "multi" => {
             let mut nested = Vec::new();
-            for (name, part) in entries.iter().filter(|(name, _)| name != "kind") {
-                let here = at_field(at, name);
-                if name == "key" {
-                    return Err(refuse(&here, "is not allowed in a multi-kind context"));
+            for (kind, part) in entries(value, at)?.iter().filter(|(name, _)| name != "kind") {
+                let here = At::Field(at, kind);
+                if kind == "key" {
+                    return Err(refuse(&here, &["is not allowed in a multi-kind context"]));
                 }
-                nested.push((name.clone(), NestedFact::Context(context_attributes(part, &here)?)));
+                check_object(part, &ATTRIBUTES, &here)?;
+                nested.push((kind.clone(), NestedFact::Context(keys)));
             }
             ContextFacts::Multi { has_key: false, nested }
         }
         kind => {
-            let keys = context_attributes(value, at)?;
+            check_object(value, &ATTRIBUTES, at)?;
             let kind = match kind {
-                None => KindFact::Absent,
                 Some(Wire::Text(kind)) => KindFact::Text(kind.clone()),
-                Some(other) => return Err(refuse_got(&at_field(at, "kind"), "must be a string", other)),
+                _ => KindFact::Absent,
             };
             ContextFacts::Single { kind, keys }
         }
     };
     if context::is_valid(&facts) {
-        Ok(facts)
+        Ok(())
     } else {
         Err(refuse(
             at,
-            "is not a context LaunchDarkly accepts (a kind is one or more of A-Z a-z 0-9 . _ -, never kind or multi; a multi-kind context has at least one)",
+            &["is not a context LaunchDarkly accepts (a kind is one or more of A-Z a-z 0-9 . _ -, never kind or multi; a multi-kind context has at least one)"],
         ))
     }
 }
 
-fn read_reason(value: &Wire, at: &str) -> Result<RelayedReason, Refusal> {
-    let mut reason = RelayedReason::default();
-    let mut kind = None;
-    for (name, field) in object(value, at)? {
-        let here = at_field(at, name);
-        match name.as_str() {
-            "kind" => {
-                let k = text(field, &here)?;
-                if !REASON_KINDS.contains(&k) {
-                    return Err(refuse(
-                        &here,
-                        "must be one of OFF, FALLTHROUGH, TARGET_MATCH, RULE_MATCH, PREREQUISITE_FAILED, ERROR",
-                    ));
-                }
-                kind = Some(k.to_string());
-            }
-            "errorKind" => reason.error_kind = Some(text(field, &here)?.to_string()),
-            "ruleId" => reason.rule_id = Some(text(field, &here)?.to_string()),
-            "ruleIndex" => reason.rule_index = Some(count(field, &here)?),
-            "prerequisiteKey" => reason.prerequisite_key = Some(text(field, &here)?.to_string()),
-            "inExperiment" => reason.in_experiment = Some(boolean(field, &here)?),
-            "bigSegmentsStatus" => reason.big_segments_status = Some(text(field, &here)?.to_string()),
-            _ => return Err(unknown(at, name, "an evaluation reason")),
-        }
-    }
-    reason.kind = kind.ok_or_else(|| missing(at, "kind"))?;
-    Ok(reason)
+/// Whether an origin entry is in a measurement's `values`.
+fn has(measurement: &Wire, origin: &str) -> bool {
+    measurement.field("values").and_then(|v| v.field(origin)).is_some()
 }
 
-fn read_evaluation(value: &Wire, at: &str, flag_keys: Option<&[String]>) -> Result<RelayedEvaluation, Refusal> {
-    let (mut key, mut served, mut default, mut reason, mut variation, mut version) =
-        (None, None, None, None, None, None);
-    for (name, field) in object(value, at)? {
-        let here = at_field(at, name);
-        match name.as_str() {
-            "key" => key = Some(non_empty_text(field, &here)?.to_string()),
-            "value" => served = Some(stage(field, &here)?),
-            "default" => default = Some(stage(field, &here)?),
-            "reason" => reason = Some(read_reason(field, &here)?),
-            "variation" => variation = Some(count(field, &here)?),
-            "version" => version = Some(count(field, &here)?),
-            _ => return Err(unknown(at, name, "an evaluation")),
-        }
-    }
-    let key = key.ok_or_else(|| missing(at, "key"))?;
-    let value = served.ok_or_else(|| missing(at, "value"))?;
-    let default = default.ok_or_else(|| missing(at, "default"))?;
-    let reason = reason.ok_or_else(|| {
-        refuse(&at_field(at, "reason"), "is missing (LaunchDarkly's trackMigration drops an event without one)")
-    })?;
-    if let Some(allowed) = flag_keys {
-        if !allowed.iter().any(|k| *k == key) {
-            return Err(refuse(&at_field(at, "key"), "is not one of the relay's flagKeys"));
-        }
-    }
-    Ok(RelayedEvaluation { key, value, default, reason, variation, version })
-}
-
-/// `{ old?, new? }` of one measurement, each entry read by `entry`.
-fn origin_values<T>(
-    value: &Wire,
-    at: &str,
-    entry: impl Fn(&Wire, &str) -> Result<T, Refusal>,
-) -> Result<[Option<T>; 2], Refusal> {
-    let mut out = [None, None];
-    for (name, field) in object(value, at)? {
-        let here = at_field(at, name);
-        let slot = match Origin::parse(name) {
-            Some(Origin::Old) => &mut out[0],
-            Some(Origin::New) => &mut out[1],
-            None => return Err(unknown(at, name, "a measurement's values (old, new)")),
-        };
-        *slot = Some(entry(field, &here)?);
-    }
-    Ok(out)
-}
-
-fn origin_flags(value: &Wire, at: &str) -> Result<OriginFlags, Refusal> {
-    let [old, new] = origin_values(value, at, flag)?;
-    Ok(OriginFlags { old: old.unwrap_or(false), new: new.unwrap_or(false) })
-}
-
-fn latency(value: &Wire, at: &str) -> Result<f64, Refusal> {
-    match number(value, at)? {
-        ms if ms >= 0.0 => Ok(ms),
-        _ => Err(refuse(at, "must be a latency of at least 0 ms")),
-    }
-}
-
-fn read_measurement(value: &Wire, at: &str) -> Result<Measurement, Refusal> {
-    let entries = object(value, at)?;
-    let tag = value.field("key").ok_or_else(|| missing(at, "key"))?;
-    let tag = text(tag, &at_field(at, "key"))?;
-    let fields: &[&str] = match tag {
-        "invoked" | "latency_ms" | "error" => &["key", "values"],
-        "consistent" => &["key", "value", "samplingRatio"],
-        _ => return Err(refuse(&at_field(at, "key"), "must be invoked, consistent, latency_ms or error")),
+/// The measurements: each of its table, each key once, and together what SPEC A5 requires of
+/// a built event.
+fn check_measurements(value: &Wire, at: &At) -> Result<(), Refusal> {
+    let Wire::Array(items) = value else {
+        return Err(must_be(at, "an array", value));
     };
-    if let Some((name, _)) = entries.iter().find(|(name, _)| !fields.contains(&name.as_str())) {
-        return Err(unknown(at, name, "this measurement"));
-    }
-    let field = |name: &str| value.field(name).ok_or_else(|| missing(at, name));
-    let values_at = at_field(at, "values");
-    Ok(match tag {
-        "invoked" => Measurement::Invoked { values: origin_flags(field("values")?, &values_at)? },
-        "error" => Measurement::Error { values: origin_flags(field("values")?, &values_at)? },
-        "latency_ms" => {
-            let [old, new] = origin_values(field("values")?, &values_at, latency)?;
-            Measurement::Latency { values: OriginLatencies { old, new } }
-        }
-        _ => {
-            let value = boolean(field("value")?, &at_field(at, "value"))?;
-            let ratio_at = at_field(at, "samplingRatio");
-            let ratio = value_or_missing(value_field(entries, "samplingRatio"), &ratio_at)?;
-            let ratio = count(ratio, &ratio_at)?;
-            if ratio < 1.0 {
-                return Err(refuse(&ratio_at, "must be an integer of at least 1"));
-            }
-            Measurement::Consistent { value, sampling_ratio: Some(Ratio(ratio)) }
-        }
-    })
-}
-
-fn value_field<'w>(entries: &'w [(String, Wire)], name: &str) -> Option<&'w Wire> {
-    entries.iter().find(|(k, _)| k == name).map(|(_, v)| v)
-}
-
-fn value_or_missing<'w>(value: Option<&'w Wire>, at: &str) -> Result<&'w Wire, Refusal> {
-    value.ok_or_else(|| {
-        refuse(at, "is missing (LaunchDarkly's trackMigration drops a consistent measurement without one)")
-    })
-}
-
-/// The measurements together: each key once; what SPEC A5 requires of a built event.
-fn measurements_agree(measurements: &[Measurement], at: &str) -> Result<(), Refusal> {
-    let tag = |m: &Measurement| match m {
-        Measurement::Invoked { .. } => 0,
-        Measurement::Consistent { .. } => 1,
-        Measurement::Latency { .. } => 2,
-        Measurement::Error { .. } => 3,
-    };
-    let mut seen = [false; 4];
-    for (i, m) in measurements.iter().enumerate() {
-        let slot = seen.get_mut(tag(m)).ok_or_else(|| refuse(at, "is unreadable"))?;
-        if *slot {
-            return Err(refuse(&at_index(at, i), "repeats a measurement key"));
-        }
-        *slot = true;
-    }
-    let invoked = measurements
-        .iter()
-        .find_map(|m| match m {
-            Measurement::Invoked { values } => Some(*values),
-            _ => None,
-        })
-        .unwrap_or_default();
-    if !invoked.any() {
-        return Err(refuse(at, "invoke no origin (no origins were invoked)"));
-    }
-    for m in measurements {
-        let (old, new, what) = match m {
-            Measurement::Latency { values } => (values.old.is_some(), values.new.is_some(), "latency"),
-            Measurement::Error { values } => (values.old, values.new, "error"),
-            Measurement::Consistent { .. } => {
-                if !(invoked.old && invoked.new) {
-                    return Err(refuse(at, "record consistency without both origins invoked"));
-                }
-                continue;
-            }
-            Measurement::Invoked { .. } => continue,
+    let mut seen: [Option<&Wire>; 4] = [None; 4];
+    for (i, item) in items.iter().enumerate() {
+        let here = At::Index(at, i);
+        entries(item, &here)?;
+        let key = item.field("key").ok_or_else(|| refuse(&At::Field(&here, "key"), &["is missing"]))?;
+        check(key, MEASUREMENT_KEY, &At::Field(&here, "key"))?;
+        let (slot, table) = match key {
+            Wire::Text(k) if k == "invoked" => (0, &FLAGS_MEASUREMENT),
+            Wire::Text(k) if k == "consistent" => (1, &CONSISTENT_MEASUREMENT),
+            Wire::Text(k) if k == "latency_ms" => (2, &LATENCY_MEASUREMENT),
+            _ => (3, &FLAGS_MEASUREMENT),
         };
-        if old && !invoked.old {
-            return Err(refuse(at, &format!("record {what} for origin 'old' without its invocation")));
+        check_object(item, table, &here)?;
+        match seen.get_mut(slot) {
+            Some(Some(_)) => return Err(refuse(&here, &["repeats a measurement key"])),
+            Some(empty) => *empty = Some(item),
+            None => {}
         }
-        if new && !invoked.new {
-            return Err(refuse(at, &format!("record {what} for origin 'new' without its invocation")));
+    }
+    let [invoked, consistent, latency, error] = seen;
+    let invoked = |origin| invoked.is_some_and(|m| has(m, origin));
+    if !invoked("old") && !invoked("new") {
+        return Err(refuse(at, &["invoke no origin (no origins were invoked)"]));
+    }
+    if consistent.is_some() && !(invoked("old") && invoked("new")) {
+        return Err(refuse(at, &["record consistency without both origins invoked"]));
+    }
+    for (measurement, what) in [(latency, "latency"), (error, "error")] {
+        for origin in ["old", "new"] {
+            if measurement.is_some_and(|m| has(m, origin)) && !invoked(origin) {
+                return Err(refuse(at, &["record ", what, " for origin '", origin, "' without its invocation"]));
+            }
         }
     }
     Ok(())
 }
 
-impl RelayedEvent {
-    /// The event a posted value is, or why the relay refuses it. `flag_keys`, when given, are the
-    /// only flag keys taken.
-    pub fn read(value: &Wire, flag_keys: Option<&[String]>) -> Result<RelayedEvent, Refusal> {
-        let entries = object(value, "")?;
-        let field = |name: &str| value.field(name).ok_or_else(|| missing("", name));
-        if let Some((name, _)) = entries.iter().find(|(name, _)| {
-            !matches!(
-                name.as_str(),
-                "kind" | "creationDate" | "operation" | "context" | "evaluation" | "samplingRatio" | "measurements"
-            )
-        }) {
-            return Err(unknown("", name, "a migration_op event"));
+/// Whether the relay forwards a posted value, else why not. `flag_keys`, when given, are the
+/// only flag keys taken.
+pub fn judge(value: &Wire, flag_keys: Option<&[String]>) -> Result<(), Refusal> {
+    check_object(value, &EVENT, &At::Event)?;
+    if let Some(allowed) = flag_keys {
+        let key = value.field("evaluation").and_then(|e| e.field("key"));
+        if !matches!(key, Some(Wire::Text(key)) if allowed.contains(key)) {
+            return Err(refuse(
+                &At::Field(&At::Field(&At::Event, "evaluation"), "key"),
+                &["is not one of the relay's flagKeys"],
+            ));
         }
-        if text(field("kind")?, "kind")? != "migration_op" {
-            return Err(refuse("kind", "must be migration_op"));
-        }
-        let creation_date = count(field("creationDate")?, "creationDate")?;
-        let operation = Operation::parse(text(field("operation")?, "operation")?)
-            .ok_or_else(|| refuse("operation", "must be read or write"))?;
-        let context = read_context(field("context")?, "context")?;
-        let evaluation = read_evaluation(field("evaluation")?, "evaluation", flag_keys)?;
-        if let Some(ratio) = value.field("samplingRatio") {
-            if number(ratio, "samplingRatio")? != 1.0 {
-                return Err(refuse(
-                    "samplingRatio",
-                    "must be 1 or left out (LaunchDarkly's SDK samples a forwarded event again by its samplingRatio)",
-                ));
-            }
-        }
-        let measurements = match field("measurements")? {
-            Wire::Array(items) => items
-                .iter()
-                .enumerate()
-                .map(|(i, item)| read_measurement(item, &at_index("measurements", i)))
-                .collect::<Result<Vec<_>, _>>()?,
-            other => return Err(refuse_got("measurements", "must be an array", other)),
-        };
-        measurements_agree(&measurements, "measurements")?;
-        Ok(RelayedEvent { creation_date, operation, context, evaluation, measurements })
     }
+    Ok(())
 }

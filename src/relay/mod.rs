@@ -6,7 +6,7 @@
 pub mod event;
 pub mod wire;
 
-pub use event::{Refusal, RelayedEvent};
+pub use event::Refusal;
 pub use wire::Wire;
 
 /// What the relay was configured with that decides about events.
@@ -20,7 +20,7 @@ impl RelayRules {
     /// `Ok` when the event is forwarded, else the reason it is not (the text of the 400 answer's
     /// `rejected[].reason`).
     pub fn judge(&self, event: &Wire) -> Result<(), Refusal> {
-        RelayedEvent::read(event, self.flag_keys.as_deref()).map(|_| ())
+        event::judge(event, self.flag_keys.as_deref())
     }
 
     /// The rejected events of a batch, by index, with their reasons.

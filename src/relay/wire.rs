@@ -5,6 +5,8 @@
 /// multi-kind context's nested context 3, its attributes 4). Anything deeper is [`Wire::TooDeep`]
 /// and refused where it sits, unread.
 pub const MAX_DEPTH: usize = 10;
+// The refusals name the bounds in words (src/relay/event.rs): they must stay these.
+const _: () = assert!(MAX_DEPTH == 10 && MAX_TEXT == 1024);
 
 /// Longest string anywhere in an event, keys included, in UTF-16 code units (JavaScript's
 /// `length`, what a page measures).
