@@ -21,8 +21,10 @@ after(async () => {
 const event = (n, extra = {}) => ({ kind: 'migration_op', creationDate: n, operation: 'read', ...extra });
 const bodies = (posts) => posts.map((p) => JSON.parse(p.text));
 const NEVER = 2147483647; // no interval flush within a test
+/** Each test fails rather than waits forever for a post that never comes. */
+const LIMIT = { timeout: 20_000 };
 
-test('maxBatch events go out as one JSON array POST, the rest wait', async () => {
+test('maxBatch events go out as one JSON array POST, the rest wait', LIMIT, async () => {
   const sink = beaconSink(`${collector.origin}/events`, { maxBatch: 3, flushIntervalMs: NEVER });
   for (let i = 0; i < 7; i++) sink(event(i));
   await collector.until(2);
@@ -40,7 +42,7 @@ test('maxBatch events go out as one JSON array POST, the rest wait', async () =>
   sink.close();
 });
 
-test('a waiting batch goes out flushIntervalMs after its first event, by itself', async () => {
+test('a waiting batch goes out flushIntervalMs after its first event, by itself', LIMIT, async () => {
   const sink = beaconSink(`${collector.origin}/events`, { flushIntervalMs: 20 });
   sink(event(1));
   sink(event(2));
@@ -52,7 +54,7 @@ test('a waiting batch goes out flushIntervalMs after its first event, by itself'
   sink.close();
 });
 
-test('flush() resolves once what waited has been posted; with nothing waiting, at once', async () => {
+test('flush() resolves once what waited has been posted; with nothing waiting, at once', LIMIT, async () => {
   const sink = beaconSink(`${collector.origin}/events`, { flushIntervalMs: NEVER });
   await sink.flush();
   assert.deepEqual(collector.take(), []);
@@ -66,7 +68,7 @@ test('flush() resolves once what waited has been posted; with nothing waiting, a
   sink.close();
 });
 
-test('events are posted as they were when they came (snapshotted then)', async () => {
+test('events are posted as they were when they came (snapshotted then)', LIMIT, async () => {
   const sink = beaconSink(`${collector.origin}/events`, { flushIntervalMs: NEVER });
   const e = event(1, { context: { key: 'a' } });
   sink(e);
@@ -76,7 +78,7 @@ test('events are posted as they were when they came (snapshotted then)', async (
   sink.close();
 });
 
-test('close() sends what waits, then drops events and removes its timer', async () => {
+test('close() sends what waits, then drops events and removes its timer', LIMIT, async () => {
   const sink = beaconSink(`${collector.origin}/events`, { flushIntervalMs: 10 });
   sink(event(1));
   sink.close();
@@ -90,7 +92,7 @@ test('close() sends what waits, then drops events and removes its timer', async 
   assert.equal(sink.stats().sent, 1);
 });
 
-test('bodies are split so that each keepalive body stays under 64 KiB', async () => {
+test('bodies are split so that each keepalive body stays under 64 KiB', LIMIT, async () => {
   const sink = beaconSink(`${collector.origin}/events`, { maxBatch: 1000, flushIntervalMs: NEVER });
   const big = (i) => event(i, { pad: 'é'.repeat(4000 + i) }); // about 8 KB of UTF-8 each
   for (let i = 0; i < 30; i++) sink(big(i));
@@ -106,7 +108,7 @@ test('bodies are split so that each keepalive body stays under 64 KiB', async ()
   sink.close();
 });
 
-test('failures never reject: they are counted, the last one kept', async () => {
+test('failures never reject: they are counted, the last one kept', LIMIT, async () => {
   // Nothing listens there.
   const closed = await startCollector();
   const url = `${closed.origin}/events`;
@@ -141,7 +143,7 @@ test('failures never reject: they are counted, the last one kept', async () => {
   sink2.close();
 });
 
-test('hidden page without sendBeacon (or refusing it): the keepalive fetch carries what waits', async () => {
+test('hidden page without sendBeacon (or refusing it): the keepalive fetch carries what waits', LIMIT, async () => {
   const doc = new EventTarget();
   doc.visibilityState = 'visible';
   const nav = { calls: 0, sendBeacon() { this.calls++; return false; } };
@@ -185,16 +187,17 @@ test('arguments are validated with errors naming them', () => {
   sink.close();
 });
 
-test('a sink with events waiting does not keep a Node process alive', async () => {
+test('a sink with events waiting does not keep a Node process alive', LIMIT, async (t) => {
   const child = spawn(process.execPath, [
     '--unhandled-rejections=strict',
     '--input-type=module',
     '-e',
     `import { beaconSink } from 'cutover';
-     const sink = beaconSink('http://127.0.0.1:9/never', { flushIntervalMs: 60000 });
+     const sink = beaconSink('http://127.0.0.1:9/never', { flushIntervalMs: 2147483647 });
      sink({ kind: 'migration_op' });
      console.log('waiting', sink.stats().waiting);`,
   ], { cwd: fileURLToPath(new URL('.', import.meta.url)), stdio: ['ignore', 'pipe', 'inherit'] });
+  t.after(() => child.exitCode === null && child.kill('SIGKILL'));
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   const code = await new Promise((resolve) => child.on('exit', resolve));

@@ -9,6 +9,8 @@ import { MigratorBuilder, beaconSink, migrationEventRelay } from 'cutover';
 import { startCollector, relayServer } from './helpers/relay.mjs';
 
 const FLAG = 'search-backend';
+/** Each test fails rather than waits forever (an endless body read to its end would). */
+const LIMIT = { timeout: 20_000 };
 
 /** `{ a: { a: … 1 } }`, `levels` objects deep. */
 function deepObject(levels) {
@@ -74,7 +76,7 @@ const post = (body, init = {}) =>
     ...(init.duplex ? { duplex: init.duplex } : {}),
   });
 
-test('events posted to the relay arrive at LaunchDarkly as the page sent them', async () => {
+test('events posted to the relay arrive at LaunchDarkly as the page sent them', LIMIT, async () => {
   const relay = migrationEventRelay(ldClient, { flagKeys: [FLAG] });
   const events = [
     pageEvent(),
@@ -96,7 +98,7 @@ test('events posted to the relay arrive at LaunchDarkly as the page sent them', 
   assert.deepEqual(got, [events[0], events[1], third]);
 });
 
-test('a batch with bad events forwards the good ones and answers 400 with the rejected indices', async () => {
+test('a batch with bad events forwards the good ones and answers 400 with the rejected indices', LIMIT, async () => {
   const relay = migrationEventRelay(ldClient);
   const good = pageEvent();
   const response = await relay(post([good, { ...good, kind: 'custom' }, good, null]));
@@ -112,7 +114,7 @@ test('a batch with bad events forwards the good ones and answers 400 with the re
   assert.deepEqual(await arrived(), [good, good]);
 });
 
-test('the flag key allow-list rejects events of other flags', async () => {
+test('the flag key allow-list rejects events of other flags', LIMIT, async () => {
   const relay = migrationEventRelay(ldClient, { flagKeys: ['another-flag'] });
   const response = await relay(post([pageEvent()]));
   assert.equal(response.status, 400);
@@ -123,7 +125,7 @@ test('the flag key allow-list rejects events of other flags', async () => {
   assert.deepEqual(await arrived(), []);
 });
 
-test('hostile bodies forward nothing', async () => {
+test('hostile bodies forward nothing', LIMIT, async () => {
   const relay = migrationEventRelay(ldClient);
   const good = pageEvent();
   const goodText = JSON.stringify(good);
@@ -160,7 +162,7 @@ test('hostile bodies forward nothing', async () => {
   assert.ok(!('admin' in {}), 'no prototype was changed');
 });
 
-test('the answers to a body that is not an array, or is not JSON, are accepted 0 and rejected []', async () => {
+test('the answers to a body that is not an array, or is not JSON, are accepted 0 and rejected []', LIMIT, async () => {
   const relay = migrationEventRelay(ldClient);
   for (const body of ['{}', 'null', '"text"', 'not json', '', '[1,']) {
     const response = await relay(post(body));
@@ -176,7 +178,7 @@ test('the answers to a body that is not an array, or is not JSON, are accepted 0
   assert.deepEqual(await arrived(), []);
 });
 
-test('methods other than POST answer 405 and content types other than JSON 415', async () => {
+test('methods other than POST answer 405 and content types other than JSON 415', LIMIT, async () => {
   const relay = migrationEventRelay(ldClient);
   for (const method of ['GET', 'PUT', 'DELETE', 'OPTIONS']) {
     const init = { method, ...(method === 'GET' ? {} : { body: JSON.stringify([pageEvent()]) }) };
@@ -210,7 +212,7 @@ function stream(chunks, size, seen) {
   }, { highWaterMark: 0 });
 }
 
-test('a body over maxBodyBytes answers 413: by Content-Length before reading, and counted while reading', async () => {
+test('a body over maxBodyBytes answers 413: by Content-Length before reading, and counted while reading', LIMIT, async () => {
   const relay = migrationEventRelay(ldClient, { maxBodyBytes: 1000 });
   // Declared too long: not read at all.
   const declared = { pulls: 0 };
@@ -227,7 +229,7 @@ test('a body over maxBodyBytes answers 413: by Content-Length before reading, an
   const lie = new Request('http://relay.test/', {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'content-length': '10' },
-    body: stream(Infinity, 300, lying),
+    body: stream(20_000, 300, lying), // 6 MB: endless, to a relay that reads 1,000 bytes
     duplex: 'half',
   });
   assert.equal((await relay(lie)).status, 413);
@@ -238,7 +240,7 @@ test('a body over maxBodyBytes answers 413: by Content-Length before reading, an
   const unbounded = new Request('http://relay.test/', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: stream(Infinity, 64, endless),
+    body: stream(20_000, 64, endless),
     duplex: 'half',
   });
   assert.equal((await relay(unbounded)).status, 413);
@@ -254,14 +256,14 @@ test('a body over maxBodyBytes answers 413: by Content-Length before reading, an
   assert.deepEqual(await arrived(), []);
 });
 
-test('more events than maxEvents answer 413 and forward none', async () => {
+test('more events than maxEvents answer 413 and forward none', LIMIT, async () => {
   const relay = migrationEventRelay(ldClient, { maxEvents: 2, maxBodyBytes: 1 << 20 });
   assert.equal((await relay(post([pageEvent(), pageEvent(), pageEvent()]))).status, 413);
   assert.equal((await relay(post([pageEvent(), pageEvent()]))).status, 204);
   assert.equal((await arrived()).length, 2);
 });
 
-test('a trackMigration that throws rejects its event with a reason; the relay never throws', async () => {
+test('a trackMigration that throws rejects its event with a reason; the relay never throws', LIMIT, async () => {
   let calls = 0;
   const client = {
     trackMigration(event) {
@@ -286,7 +288,7 @@ test('a trackMigration that throws rejects its event with a reason; the relay ne
   }
 });
 
-test('trackMigration receives the very object parsed from the body', async () => {
+test('trackMigration receives the very object parsed from the body', LIMIT, async () => {
   const received = [];
   const relay = migrationEventRelay({ trackMigration: (event) => received.push(event) });
   const event = pageEvent({ context: { kind: 'user', key: 'u', nested: { list: [1, { a: null }] } } });
@@ -309,7 +311,7 @@ test('arguments are validated with errors naming them', () => {
   assert.throws(() => migrationEventRelay(client, { flagKeys: ['a', 3] }), { name: 'TypeError', message: /flagKeys must hold non-empty strings/ });
 });
 
-test('over HTTP: a Node http server mounting the relay, a lying Content-Length and a chunked body', async () => {
+test('over HTTP: a Node http server mounting the relay, a lying Content-Length and a chunked body', LIMIT, async () => {
   const relay = migrationEventRelay(ldClient, { maxBodyBytes: 2000 });
   const server = await relayServer(relay);
   try {
@@ -338,7 +340,7 @@ test('over HTTP: a Node http server mounting the relay, a lying Content-Length a
   assert.deepEqual(await arrived(), []);
 });
 
-test('events a page cutover made and beaconSink posted are accepted and arrive', async () => {
+test('events a page cutover made and beaconSink posted are accepted and arrive', LIMIT, async () => {
   // The page: a MigratorBuilder over a flag client shaped like a browser one, its events to a beaconSink.
   const pageCollector = await startCollector();
   try {
@@ -370,7 +372,7 @@ test('events a page cutover made and beaconSink posted are accepted and arrive',
   }
 });
 
-test('a consistency result without a samplingRatio is refused with the reason (LaunchDarkly would drop it)', async () => {
+test('a consistency result without a samplingRatio is refused with the reason (LaunchDarkly would drop it)', LIMIT, async () => {
   const received = [];
   const sink = (event) => received.push(event);
   const client = {

@@ -42,6 +42,8 @@ const PAGE = `<!doctype html>
     window.beacons.push(queued);
     return queued;
   };
+  // ?only=pagehide: visibilitychange never reaches the document (unloads fire it before pagehide).
+  if (params.get('only') === 'pagehide') addEventListener('visibilitychange', (e) => e.stopImmediatePropagation(), true);
   window.sink = beaconSink(params.get('to') ?? '/collect', {
     maxBatch: Number(params.get('maxBatch') ?? 50),
     flushIntervalMs: 2147483647,
@@ -135,7 +137,7 @@ async function open(query = '') {
 
 const event = (n) => ({ kind: 'migration_op', creationDate: n, operation: 'read', note: `event ${n}` });
 
-test('Chromium: maxBatch events go out as one keepalive fetch', { skip }, async () => {
+test('Chromium: maxBatch events go out as one keepalive fetch', { skip, timeout: 30_000 }, async () => {
   const page = await open('?maxBatch=2');
   await page.evaluate(([a, b]) => {
     window.sink(a);
@@ -148,7 +150,7 @@ test('Chromium: maxBatch events go out as one keepalive fetch', { skip }, async 
   await page.close();
 });
 
-test('Chromium: when the page is hidden, what waits goes with sendBeacon', { skip }, async () => {
+test('Chromium: when the page is hidden, what waits goes with sendBeacon', { skip, timeout: 30_000 }, async () => {
   const page = await open();
   await page.evaluate((e) => window.sink(e), event(3));
   await page.evaluate(() => window.hide());
@@ -158,7 +160,7 @@ test('Chromium: when the page is hidden, what waits goes with sendBeacon', { ski
   await page.close();
 });
 
-test('Chromium: leaving the page (a navigation) sends what waits with sendBeacon on pagehide', { skip }, async () => {
+test('Chromium: leaving the page (a navigation) sends what waits with sendBeacon on pagehide', { skip, timeout: 30_000 }, async () => {
   const page = await open();
   await page.evaluate(([a, b]) => {
     window.sink(a);
@@ -170,7 +172,16 @@ test('Chromium: leaving the page (a navigation) sends what waits with sendBeacon
   await page.close();
 });
 
-test('Chromium: closing the tab sends what waits with sendBeacon on pagehide', { skip }, async () => {
+test('Chromium: pagehide alone (no visibilitychange) sends what waits with sendBeacon', { skip, timeout: 30_000 }, async () => {
+  const page = await open('?only=pagehide');
+  await page.evaluate((e) => window.sink(e), event(8));
+  await page.goto(`${origin}/other.html`);
+  const [post] = await take(1);
+  assert.deepEqual(post, { via: 'beacon', type: 'application/json', text: JSON.stringify([event(8)]) });
+  await page.close();
+});
+
+test('Chromium: closing the tab sends what waits with sendBeacon on pagehide', { skip, timeout: 30_000 }, async () => {
   const page = await open();
   await page.evaluate((e) => window.sink(e), event(6));
   await page.close({ runBeforeUnload: true });
@@ -178,7 +189,7 @@ test('Chromium: closing the tab sends what waits with sendBeacon on pagehide', {
   assert.deepEqual(post, { via: 'beacon', type: 'application/json', text: JSON.stringify([event(6)]) });
 });
 
-test('Chromium: a refused sendBeacon falls back to a keepalive fetch', { skip }, async () => {
+test('Chromium: a refused sendBeacon falls back to a keepalive fetch', { skip, timeout: 30_000 }, async () => {
   const page = await open();
   await page.evaluate((e) => {
     window.refuseBeacons = true;
@@ -191,7 +202,7 @@ test('Chromium: a refused sendBeacon falls back to a keepalive fetch', { skip },
   await page.close();
 });
 
-test("Chromium: a page's cutover events reach the relay, which forwards them", { skip }, async () => {
+test("Chromium: a page's cutover events reach the relay, which forwards them", { skip, timeout: 30_000 }, async () => {
   relayed.length = 0;
   const page = await open('?to=/relay');
   const sent = await page.evaluate(async () => {
