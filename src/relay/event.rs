@@ -388,9 +388,12 @@ fn check_context(value: &Wire, at: &At) -> Result<(), Refusal> {
     }
 }
 
-/// Whether an origin entry is in a measurement's `values`.
-fn has(measurement: &Wire, origin: &str) -> bool {
-    measurement.field("values").and_then(|v| v.field(origin)).is_some()
+/// The origins a measurement's `values` names: bit 0 old, bit 1 new.
+fn origins(measurement: &Wire) -> u8 {
+    match measurement.field("values") {
+        Some(Wire::Object(entries)) => entries.iter().fold(0, |bits, (k, _)| bits | if k == "old" { 1 } else { 2 }),
+        _ => 0,
+    }
 }
 
 /// The measurements: each of its table, each key once, and together what SPEC A5 requires of
@@ -399,7 +402,8 @@ fn check_measurements(value: &Wire, at: &At) -> Result<(), Refusal> {
     let Wire::Array(items) = value else {
         return Err(must_be(at, "an array", value));
     };
-    let mut seen: [Option<&Wire>; 4] = [None; 4];
+    // By key (invoked, consistent, latency_ms, error): the origins each names, once seen.
+    let mut seen: [Option<u8>; 4] = [None; 4];
     for (i, item) in items.iter().enumerate() {
         let here = At::Index(at, i);
         entries(item, &here)?;
@@ -414,23 +418,23 @@ fn check_measurements(value: &Wire, at: &At) -> Result<(), Refusal> {
         check_object(item, table, &here)?;
         match seen.get_mut(slot) {
             Some(Some(_)) => return Err(refuse(&here, &["repeats a measurement key"])),
-            Some(empty) => *empty = Some(item),
+            Some(empty) => *empty = Some(origins(item)),
             None => {}
         }
     }
     let [invoked, consistent, latency, error] = seen;
-    let invoked = |origin| invoked.is_some_and(|m| has(m, origin));
-    if !invoked("old") && !invoked("new") {
+    let invoked = invoked.unwrap_or(0);
+    if invoked == 0 {
         return Err(refuse(at, &["invoke no origin (no origins were invoked)"]));
     }
-    if consistent.is_some() && !(invoked("old") && invoked("new")) {
+    if consistent.is_some() && invoked != 3 {
         return Err(refuse(at, &["record consistency without both origins invoked"]));
     }
-    for (measurement, what) in [(latency, "latency"), (error, "error")] {
-        for origin in ["old", "new"] {
-            if measurement.is_some_and(|m| has(m, origin)) && !invoked(origin) {
-                return Err(refuse(at, &["record ", what, " for origin '", origin, "' without its invocation"]));
-            }
+    for (origins, what) in [(latency, "latency"), (error, "error")] {
+        let stray = origins.unwrap_or(0) & !invoked;
+        if stray != 0 {
+            let origin = if stray & 1 != 0 { "old" } else { "new" };
+            return Err(refuse(at, &["record ", what, " for origin '", origin, "' without its invocation"]));
         }
     }
     Ok(())
