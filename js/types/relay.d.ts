@@ -19,6 +19,7 @@ export interface MigrationEventRelayRejection {
 
 /** The client the relay forwards to: LaunchDarkly's server SDK client, or anything with its `trackMigration`. */
 export interface MigrationEventTarget {
+  /** Takes one `migration_op` event, the object the relay parsed from the body; may throw (that event is then rejected). */
   trackMigration(event: object): void;
 }
 
