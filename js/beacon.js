@@ -116,8 +116,28 @@ export function beaconSink(url, options) {
     return out;
   }
 
+  /** Posts not yet answered (the pump's one, and a hidden page's fallbacks). */
+  let outstanding = 0;
+
+  /** Resolves the flush() callers once nothing waits and nothing is in flight. */
+  function whenIdle() {
+    if (outstanding > 0 || unsent.length > 0) return;
+    const waiting = idle;
+    idle = [];
+    for (const resolve of waiting) resolve();
+  }
+
   /** One keepalive POST; resolves with no value whatever happens. */
   function post(body) {
+    outstanding++;
+    return attempt(body).then(() => {
+      outstanding--;
+      whenIdle();
+    });
+  }
+
+  /** The fetch itself: settles the body's events as sent or failed; never rejects. */
+  function attempt(body) {
     const fetcher = globalThis.fetch;
     if (typeof fetcher !== 'function') {
       settle(body.events, false, new TypeError(`${NAME}: fetch is not available`));
@@ -141,21 +161,21 @@ export function beaconSink(url, options) {
         const ok = typeof status === 'number' && status >= 200 && status < 300;
         settle(body.events, ok, ok ? undefined : new Error(`${NAME}: ${target} answered ${status}`));
         // The answer's body is not needed; let the connection go.
-        read(response, 'body')?.cancel?.()?.catch?.(() => {});
+        try {
+          read(response, 'body')?.cancel?.()?.catch?.(() => {});
+        } catch {
+          // not a stream: nothing to let go
+        }
       },
       (error) => settle(body.events, false, error),
     );
   }
 
+  /** Starts the next body when none is in flight. */
   function pump() {
     if (inFlight) return;
     const body = unsent.shift();
-    if (body === undefined) {
-      const waiting = idle;
-      idle = [];
-      for (const resolve of waiting) resolve();
-      return;
-    }
+    if (body === undefined) return whenIdle();
     inFlight = true;
     post(body).then(() => {
       inFlight = false;
@@ -226,7 +246,7 @@ export function beaconSink(url, options) {
 
   sink.flush = function flush() {
     send();
-    if (!inFlight && unsent.length === 0) return Promise.resolve();
+    if (outstanding === 0 && unsent.length === 0) return Promise.resolve();
     return new Promise((resolve) => idle.push(resolve));
   };
 

@@ -158,8 +158,9 @@ test('hidden page without sendBeacon (or refusing it): the keepalive fetch carri
     doc.visibilityState = 'hidden';
     doc.dispatchEvent(new Event('visibilitychange'));
     assert.equal(nav.calls, 1);
-    await collector.until(1);
+    await sink.flush(); // waits for the fallback's answer too
     assert.deepEqual(bodies(collector.take()), [[event(1)]]);
+    assert.equal(sink.stats().sent, 1);
     sink.close();
     // Closed: the listener is gone.
     doc.dispatchEvent(new Event('visibilitychange'));
