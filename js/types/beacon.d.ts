@@ -55,7 +55,8 @@ export interface BeaconSink {
  * - When the page is hidden (`visibilitychange` to `hidden`) or left (`pagehide`), what waits,
  *   and every body not yet started, goes at once with `navigator.sendBeacon(url, blob)`; where
  *   `sendBeacon` is missing or refuses, with a keepalive fetch. Nothing waits for a page that is
- *   going away.
+ *   going away. (Browsers bound what a page may have in flight as it goes: 64 KiB of beacons and
+ *   keepalive bodies in Chromium. A body past that bound fails, and is counted as failed.)
  * - Each body is under 64 KiB of UTF-8 (keepalive's bound): a larger batch is split into
  *   several bodies, in order; an event that cannot fit alone is dropped and counted.
  * - Failures (a fetch that rejects, a status other than 2xx) never throw or reject: they are
