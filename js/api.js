@@ -27,3 +27,5 @@ export {
 export { openFeatureClient } from './openfeature.js';
 export { sameStructure } from './diff.js';
 export { sameResponse } from './response.js';
+export { beaconSink } from './beacon.js';
+export { migrationEventRelay } from './relay.js';

@@ -60,6 +60,10 @@ pub enum OptionsObject {
     SameStructure,
     /// `sameResponse(options)`.
     SameResponse,
+    /// `beaconSink(url, options)`.
+    BeaconSink,
+    /// `migrationEventRelay(ldClient, options)`.
+    MigrationEventRelay,
 }
 
 /// An operation's options (`OperationOptions`).
@@ -84,6 +88,8 @@ impl OptionsObject {
             OptionsObject::MigratorMismatches => "MigratorBuilder#mismatches",
             OptionsObject::SameStructure => "sameStructure",
             OptionsObject::SameResponse => "sameResponse",
+            OptionsObject::BeaconSink => "beaconSink",
+            OptionsObject::MigrationEventRelay => "migrationEventRelay",
         }
     }
 
@@ -130,6 +136,8 @@ impl OptionsObject {
             OptionsObject::MigratorMismatches => &["keep", "maxDifferences", "onMismatch"],
             OptionsObject::SameStructure => &["ignore"],
             OptionsObject::SameResponse => &["headers", "ignore", "maxBodyBytes"],
+            OptionsObject::BeaconSink => &["maxBatch", "flushIntervalMs"],
+            OptionsObject::MigrationEventRelay => &["flagKeys", "maxBodyBytes", "maxEvents"],
         }
     }
 
@@ -154,7 +162,7 @@ impl OptionsObject {
 mod tests {
     use super::*;
 
-    const ALL: [OptionsObject; 13] = [
+    const ALL: [OptionsObject; 15] = [
         OptionsObject::BigSegmentStoreManager,
         OptionsObject::MigratorBuilder,
         OptionsObject::MigratorRead,
@@ -168,6 +176,8 @@ mod tests {
         OptionsObject::OpenFeatureClient,
         OptionsObject::SameStructure,
         OptionsObject::SameResponse,
+        OptionsObject::BeaconSink,
+        OptionsObject::MigrationEventRelay,
     ];
 
     fn message(object: OptionsObject, keys: &[&str]) -> Option<String> {

@@ -196,6 +196,8 @@ codes! {
         MigratorMismatches = 10,
         SameStructure = 11,
         SameResponse = 12,
+        BeaconSink = 13,
+        MigrationEventRelay = 14,
     }
 }
 

@@ -29,6 +29,7 @@ mod origin;
 mod promise;
 mod record;
 mod redis;
+mod relay;
 mod same_response;
 mod same_structure;
 mod signal;

@@ -40,6 +40,8 @@ fn object_of(code: OptionsOf) -> OptionsObject {
         OptionsOf::MigratorMismatches => OptionsObject::MigratorMismatches,
         OptionsOf::SameStructure => OptionsObject::SameStructure,
         OptionsOf::SameResponse => OptionsObject::SameResponse,
+        OptionsOf::BeaconSink => OptionsObject::BeaconSink,
+        OptionsOf::MigrationEventRelay => OptionsObject::MigrationEventRelay,
     }
 }
 
