@@ -26,3 +26,4 @@ export {
 } from './launchdarkly-migration.js';
 export { openFeatureClient } from './openfeature.js';
 export { sameStructure } from './diff.js';
+export { launchDarklyBrowserClient } from './browser-client.js';

@@ -10,3 +10,4 @@ export * from './types/big-segments.js';
 export * from './types/hosts.js';
 export * from './types/launchdarkly.js';
 export * from './types/differences.js';
+export * from './types/browser.js';

@@ -58,6 +58,8 @@ pub enum OptionsObject {
     MigratorMismatches,
     /// `sameStructure(options)`.
     SameStructure,
+    /// `launchDarklyBrowserClient(ldClient, options)`.
+    LaunchDarklyBrowserClient,
 }
 
 /// An operation's options (`OperationOptions`).
@@ -81,6 +83,7 @@ impl OptionsObject {
             OptionsObject::MigratorBackground => "MigratorBuilder#background",
             OptionsObject::MigratorMismatches => "MigratorBuilder#mismatches",
             OptionsObject::SameStructure => "sameStructure",
+            OptionsObject::LaunchDarklyBrowserClient => "launchDarklyBrowserClient",
         }
     }
 
@@ -126,6 +129,7 @@ impl OptionsObject {
             OptionsObject::MigratorBackground => &["maxInFlight", "waitUntil"],
             OptionsObject::MigratorMismatches => &["keep", "maxDifferences", "onMismatch"],
             OptionsObject::SameStructure => &["ignore"],
+            OptionsObject::LaunchDarklyBrowserClient => &["events", "samplingRatio", "checkRatio"],
         }
     }
 
@@ -150,7 +154,7 @@ impl OptionsObject {
 mod tests {
     use super::*;
 
-    const ALL: [OptionsObject; 12] = [
+    const ALL: [OptionsObject; 13] = [
         OptionsObject::BigSegmentStoreManager,
         OptionsObject::MigratorBuilder,
         OptionsObject::MigratorRead,
@@ -163,6 +167,7 @@ mod tests {
         OptionsObject::LaunchDarklyBigSegmentStore,
         OptionsObject::OpenFeatureClient,
         OptionsObject::SameStructure,
+        OptionsObject::LaunchDarklyBrowserClient,
     ];
 
     fn message(object: OptionsObject, keys: &[&str]) -> Option<String> {
@@ -298,6 +303,11 @@ mod tests {
                 OptionsObject::SameStructure,
                 "ignores",
                 "ignores is not an option of sameStructure; did you mean ignore?",
+            ),
+            (
+                OptionsObject::LaunchDarklyBrowserClient,
+                "event",
+                "event is not an option of launchDarklyBrowserClient; did you mean events?",
             ),
         ];
         for (object, key, expected) in cases {

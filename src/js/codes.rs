@@ -195,6 +195,7 @@ codes! {
         MigratorBackground = 9,
         MigratorMismatches = 10,
         SameStructure = 11,
+        LaunchDarklyBrowserClient = 12,
     }
 }
 

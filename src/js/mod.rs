@@ -27,6 +27,7 @@ mod op_tracker;
 mod options;
 mod origin;
 mod promise;
+mod ratio;
 mod record;
 mod redis;
 mod same_structure;

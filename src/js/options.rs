@@ -39,6 +39,7 @@ fn object_of(code: OptionsOf) -> OptionsObject {
         OptionsOf::MigratorBackground => OptionsObject::MigratorBackground,
         OptionsOf::MigratorMismatches => OptionsObject::MigratorMismatches,
         OptionsOf::SameStructure => OptionsObject::SameStructure,
+        OptionsOf::LaunchDarklyBrowserClient => OptionsObject::LaunchDarklyBrowserClient,
     }
 }
 
