@@ -9,7 +9,7 @@ export interface LDBrowserEvaluationDetail {
   /** The served variation's index; `null` (or absent) when the default was served. */
   variationIndex?: number | null | undefined;
   /** Why this value was served: in the flag data when the client asks for reasons (`withReasons: true`, or `$flagsState` in bootstrap data); `{ kind: 'ERROR', errorKind: 'FLAG_NOT_FOUND' }` for a missing flag. */
-  reason?: { kind: string; [detail: string]: unknown } | null | undefined;
+  reason?: { kind: string } | null | undefined;
 }
 
 /** What `launchDarklyBrowserClient` uses of a LaunchDarkly browser SDK client (its `LDClient` is one). */

@@ -22,6 +22,7 @@ export const EXPORTS = [
   'hashContextKey',
   'ioredisHost',
   'launchDarklyBigSegmentStore',
+  'launchDarklyBrowserClient',
   'launchDarklyClient',
   'migrationVariation',
   'nodeRedisHost',
