@@ -1,0 +1,113 @@
+// examples/browser-migration end to end in headless Chromium: the example's own server
+// (serve.mjs, with the packed package's dist/), its page driven as a visitor would: a search in
+// shadow (old answer shown, the new endpoint compared in the background, the differences list),
+// then in live. Every request that does not go to the local server is blocked, and there is none.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { PACKAGE_DIR, packageMissing, ROOT_DIR } from './common/run.mjs';
+
+const CHROMIUM = '/usr/bin/chromium';
+let chromium, missing;
+try {
+  ({ chromium } = await import('playwright-core'));
+} catch (e) {
+  missing = `playwright-core not installed: ${e.message}`;
+}
+const skip = missing ?? (existsSync(CHROMIUM) ? packageMissing() : `${CHROMIUM} is not installed`);
+
+let browser, server;
+before(async () => {
+  if (skip) return;
+  const { startExampleServer } = await import(join(ROOT_DIR, 'examples/browser-migration/serve.mjs'));
+  server = await startExampleServer({ cutoverDist: join(PACKAGE_DIR, 'dist'), stage: 'off' });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** Opens the example at `?stage=`, with every non-local request blocked into `blocked`. */
+async function open(t, stage) {
+  const page = await browser.newPage();
+  t.after(() => page.close());
+  const blocked = [];
+  const problems = [];
+  await page.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith(server.url)) return route.continue();
+    blocked.push(url);
+    return route.abort('blockedbyclient');
+  });
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => m.type() === 'error' && problems.push(`console.error: ${m.text()}`));
+  await page.goto(`${server.url}?stage=${stage}`);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 20_000 });
+  return { page, blocked, problems };
+}
+
+/** Searches for `q`; resolves when the results and the comparison of this search are shown. */
+async function search(page, q, checks) {
+  await page.fill('#q', q);
+  await page.click('#search button');
+  await page.waitForSelector(`#results[data-query="${q}"]`);
+  await page.waitForSelector(`#checks[data-checked="${checks}"]`);
+  return page.evaluate(() => ({
+    served: document.getElementById('served').dataset.origin,
+    results: [...document.querySelectorAll('#results li')].map((li) => li.textContent),
+    differences: [...document.querySelectorAll('#differences li')].map((li) => [li.dataset.path, li.textContent]),
+    checks: document.getElementById('checks').textContent,
+    events: Number(document.getElementById('events').dataset.count),
+  }));
+}
+
+test('example browser-migration: shadow shows the old answer, and the differences of the new one', { skip, timeout: 60_000 }, async (t) => {
+  const { page, blocked, problems } = await open(t, 'shadow');
+  assert.equal(await page.textContent('#stage'), 'shadow', 'the stage, from the bootstrapped LaunchDarkly client');
+
+  const jacket = await search(page, 'jacket', 1);
+  assert.equal(jacket.served, 'old');
+  assert.deepEqual(jacket.results, ['Rain jacket 150.00 €']);
+  assert.deepEqual(jacket.differences, [], 'the same items: tookMs differs, and is ignored');
+  assert.equal(jacket.checks, '1 comparison, 1 identical.');
+
+  const boots = await search(page, 'boots', 2);
+  assert.equal(boots.served, 'old');
+  assert.deepEqual(boots.results, ['Hiking boots 89.50 €', 'Rain boots 28.00 €'], 'the old endpoint applies the sale');
+  assert.deepEqual(boots.differences, [['/items/1/price', '“boots”: /items/1/price changed, old 28, new 35']]);
+  assert.equal(boots.checks, '2 comparisons, 1 identical.');
+  assert.equal(boots.events, 2, 'one migration_op event per search');
+
+  assert.ok(server.requests.includes('GET /api/search/new'), 'the new endpoint was called in shadow');
+  assert.deepEqual(blocked, [], 'requests to anywhere but the local server');
+  assert.deepEqual(problems, []);
+});
+
+test('example browser-migration: live shows the new answer, still compared with the old one', { skip, timeout: 60_000 }, async (t) => {
+  const { page, blocked, problems } = await open(t, 'live');
+  assert.equal(await page.textContent('#stage'), 'live');
+  const boots = await search(page, 'boots', 1);
+  assert.equal(boots.served, 'new');
+  assert.deepEqual(boots.results, ['Hiking boots 89.50 €', 'Rain boots 35.00 €']);
+  assert.deepEqual(boots.differences.map(([path]) => path), ['/items/1/price']);
+  assert.deepEqual(blocked, []);
+  assert.deepEqual(problems, []);
+});
+
+test('example browser-migration: off calls the old endpoint only', { skip, timeout: 60_000 }, async (t) => {
+  const { page } = await open(t, 'off');
+  const before = server.requests.filter((r) => r === 'GET /api/search/new').length;
+  await page.fill('#q', 'shoes');
+  await page.click('#search button');
+  await page.waitForSelector('#results[data-query="shoes"]');
+  assert.equal(await page.getAttribute('#served', 'data-origin'), 'old');
+  assert.equal(await page.getAttribute('#events', 'data-count'), '1');
+  assert.equal(server.requests.filter((r) => r === 'GET /api/search/new').length, before, 'no request to the new endpoint');
+});
