@@ -12,12 +12,14 @@
 //   identified with.
 // - The detail carries no flag version and no migration settings, so the event has no `version`
 //   and the ratios are this adapter's options (samplingRatio, checkRatio; 1 when absent), checked
-//   by the core once, here.
+//   by the core once, here. A `consistent` measurement always carries its ratio, 1 too: LaunchDarkly's
+//   trackMigration, which the relay forwards these events to, drops one without it.
 // - Events go to options.events, read at each event (live, as every caller's object is). With no
 //   function there, trackMigrationOp is absent and the core builds no event (dropped, not queued).
 //   A throwing events callback is caught and logged by the core (`trackMigrationOp threw: …`, at
 //   error level through the builder's logger), never thrown into read()/write().
 import { OptionsOf, checkOptionNames, checkRatio } from './wasm/cutover.js';
+import { boundForLaunchDarkly } from './migration.js';
 import { describe, isObject, read } from './util.js';
 
 const WHO = 'launchDarklyBrowserClient';
@@ -56,10 +58,17 @@ export function launchDarklyBrowserClient(ldClient, options) {
     const callback = events();
     if (typeof callback === 'function') callback(event);
   };
-  return Object.freeze({
+  // Its events are bound for LaunchDarkly (through migrationEventRelay and trackMigration), so a
+  // check ratio of 1 is written too, as launchDarklyClient's are.
+  return boundForLaunchDarkly(Object.freeze({
     migrationVariation(flagKey, _context, defaultStage) {
       // Looked up at each call: a client whose method is replaced later is used as it is then.
       const detail = ldClient.variationDetail(flagKey, defaultStage);
+      // The SDK answers at once; a wrapper that answers with a promise is converted when it settles.
+      const then = isObject(detail) ? read(detail, 'then') : undefined;
+      if (typeof then === 'function') {
+        return Promise.resolve(detail).then((settled) => answerOf(settled, samplingRatio, consistencyRatio));
+      }
       return answerOf(detail, samplingRatio, consistencyRatio);
     },
     // A getter: the core looks trackMigrationOp up at each operation, and builds an event only
@@ -67,5 +76,5 @@ export function launchDarklyBrowserClient(ldClient, options) {
     get trackMigrationOp() {
       return typeof events() === 'function' ? send : undefined;
     },
-  });
+  }));
 }

@@ -30,10 +30,15 @@ export interface LaunchDarklyBrowserClientOptions {
   /**
    * 1-in-N event sampling for every flag read through this client: a whole number ≥ 0, 1 (every
    * operation) when absent, 0 never. The browser SDK serves no migration settings, so the page
-   * gives it. Kept in each event's `samplingRatio`.
+   * gives it. Kept in each event's `samplingRatio`. Keep 1 for events forwarded to LaunchDarkly
+   * (`migrationEventRelay`): its SDK samples each event again by that ratio.
    */
   samplingRatio?: number | undefined;
-  /** 1-in-N consistency-check sampling of reads (the flag's `checkRatio` on the server): a whole number ≥ 0, 1 when absent, 0 never. */
+  /**
+   * 1-in-N consistency-check sampling of reads (the flag's `checkRatio` on the server): a whole
+   * number ≥ 0, 1 when absent, 0 never. The `consistent` measurement always carries it, 1 too, as
+   * LaunchDarkly's `trackMigration` requires.
+   */
   checkRatio?: number | undefined;
 }
 

@@ -188,7 +188,8 @@ test('checkRatio: 0 runs no comparison; the ratio is in the consistent measureme
   const m1 = build(1, e1);
   await m1.read('mig', CONTEXT, 'off');
   assert.equal(compared, 1);
-  assert.deepEqual(e1[0].measurements.find((m) => m.key === 'consistent'), { key: 'consistent', value: true });
+  assert.deepEqual(e1[0].measurements.find((m) => m.key === 'consistent'), { key: 'consistent', value: true, samplingRatio: 1 },
+    'ratio 1 written too: LaunchDarkly\'s trackMigration (behind the relay) drops a consistent measurement without one');
   const e3 = [];
   const m3 = build(3, e3);
   for (let i = 0; i < 60 && !e3.some((e) => e.measurements.some((m) => m.key === 'consistent')); i++) await m3.read('mig', CONTEXT, 'off');
@@ -205,6 +206,19 @@ test('variationDetail is looked up at each call, with the resolved default when 
   ld.variationDetail = (key, def) => (seen.push(def), { value: def, variationIndex: null });
   await migrator.read('mig', CONTEXT, 'bogus');
   assert.deepEqual(seen, ['off'], 'SPEC A7.1: an invalid default is asked as off');
+});
+
+test('a variationDetail that answers with a promise is converted when it settles', async () => {
+  const events = [];
+  const ld = { variationDetail: async (key, def) => ({ value: 'live', variationIndex: 3, reason: { kind: 'FALLTHROUGH' }, def }) };
+  const migrator = migratorOver(launchDarklyBrowserClient(ld, { events: (e) => events.push(e) }));
+  assert.equal((await migrator.read('mig', CONTEXT, 'off')).origin, 'new');
+  assert.deepEqual(events[0].evaluation, { key: 'mig', value: 'live', default: 'off', reason: { kind: 'FALLTHROUGH' }, variation: 3 });
+  const rejecting = { variationDetail: async () => { throw new Error('later'); } };
+  const failed = [];
+  const m2 = migratorOver(launchDarklyBrowserClient(rejecting, { events: (e) => failed.push(e) }));
+  assert.equal((await m2.read('mig', CONTEXT, 'live')).origin, 'new');
+  assert.deepEqual(failed[0].evaluation.reason, { kind: 'ERROR', errorKind: 'EXCEPTION' });
 });
 
 test('the adapter is frozen and has no other methods', () => {

@@ -138,7 +138,7 @@ test('chromium + LaunchDarkly browser SDK: each stage served by a variation runs
     const invoked = s.events[0].measurements.find((m) => m.key === 'invoked').values;
     assert.deepEqual(Object.keys(invoked).sort(), want.readRan.map((r) => r.slice(5)).sort(), `${s.stage}: invoked`);
     const consistent = s.events[0].measurements.find((m) => m.key === 'consistent');
-    assert.deepEqual(consistent, want.readRan.length === 2 ? { key: 'consistent', value: true } : undefined, `${s.stage}: consistency checked when both ran`);
+    assert.deepEqual(consistent, want.readRan.length === 2 ? { key: 'consistent', value: true, samplingRatio: 1 } : undefined, `${s.stage}: consistency checked when both ran, its ratio written for LaunchDarkly`);
   }
 });
 
