@@ -26,4 +26,6 @@ export {
 } from './launchdarkly-migration.js';
 export { openFeatureClient } from './openfeature.js';
 export { sameStructure } from './diff.js';
+export { beaconSink } from './beacon.js';
+export { migrationEventRelay } from './relay.js';
 export { launchDarklyBrowserClient } from './browser-client.js';

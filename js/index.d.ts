@@ -10,4 +10,6 @@ export * from './types/big-segments.js';
 export * from './types/hosts.js';
 export * from './types/launchdarkly.js';
 export * from './types/differences.js';
+export * from './types/beacon.js';
+export * from './types/relay.js';
 export * from './types/browser.js';

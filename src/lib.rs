@@ -5,6 +5,7 @@
 //!   decision lives here and is tested natively with a fake clock.
 //! - [`metrics`]: the instruments and attributes the core records into a host's metrics sink.
 //! - [`error`]: the one error type of the core, which the bindings turn into JavaScript errors.
+//! - [`relay`]: which posted `migration_op` events `migrationEventRelay` forwards, and why not.
 //! - [`options`]: the names each options object of the API knows; any other is refused.
 //! - [`util`]: small helpers: text for messages, numbers on the wire, the task runner, the
 //!   random generator, a shared future.
@@ -19,6 +20,7 @@ pub mod host;
 pub mod metrics;
 pub mod migration;
 pub mod options;
+pub mod relay;
 pub mod segments;
 pub mod util;
 

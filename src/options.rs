@@ -58,6 +58,10 @@ pub enum OptionsObject {
     MigratorMismatches,
     /// `sameStructure(options)`.
     SameStructure,
+    /// `beaconSink(url, options)`.
+    BeaconSink,
+    /// `migrationEventRelay(ldClient, options)`.
+    MigrationEventRelay,
     /// `launchDarklyBrowserClient(ldClient, options)`.
     LaunchDarklyBrowserClient,
 }
@@ -83,6 +87,8 @@ impl OptionsObject {
             OptionsObject::MigratorBackground => "MigratorBuilder#background",
             OptionsObject::MigratorMismatches => "MigratorBuilder#mismatches",
             OptionsObject::SameStructure => "sameStructure",
+            OptionsObject::BeaconSink => "beaconSink",
+            OptionsObject::MigrationEventRelay => "migrationEventRelay",
             OptionsObject::LaunchDarklyBrowserClient => "launchDarklyBrowserClient",
         }
     }
@@ -129,6 +135,8 @@ impl OptionsObject {
             OptionsObject::MigratorBackground => &["maxInFlight", "waitUntil"],
             OptionsObject::MigratorMismatches => &["keep", "maxDifferences", "onMismatch"],
             OptionsObject::SameStructure => &["ignore"],
+            OptionsObject::BeaconSink => &["maxBatch", "flushIntervalMs"],
+            OptionsObject::MigrationEventRelay => &["flagKeys", "maxBodyBytes", "maxEvents"],
             OptionsObject::LaunchDarklyBrowserClient => &["events", "samplingRatio", "checkRatio"],
         }
     }
@@ -154,7 +162,7 @@ impl OptionsObject {
 mod tests {
     use super::*;
 
-    const ALL: [OptionsObject; 13] = [
+    const ALL: [OptionsObject; 15] = [
         OptionsObject::BigSegmentStoreManager,
         OptionsObject::MigratorBuilder,
         OptionsObject::MigratorRead,
@@ -167,6 +175,8 @@ mod tests {
         OptionsObject::LaunchDarklyBigSegmentStore,
         OptionsObject::OpenFeatureClient,
         OptionsObject::SameStructure,
+        OptionsObject::BeaconSink,
+        OptionsObject::MigrationEventRelay,
         OptionsObject::LaunchDarklyBrowserClient,
     ];
 

@@ -195,7 +195,9 @@ codes! {
         MigratorBackground = 9,
         MigratorMismatches = 10,
         SameStructure = 11,
-        LaunchDarklyBrowserClient = 12,
+        BeaconSink = 12,
+        MigrationEventRelay = 13,
+        LaunchDarklyBrowserClient = 14,
     }
 }
 

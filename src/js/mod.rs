@@ -30,6 +30,7 @@ mod promise;
 mod ratio;
 mod record;
 mod redis;
+mod relay;
 mod same_structure;
 mod signal;
 mod stage;

@@ -39,6 +39,8 @@ fn object_of(code: OptionsOf) -> OptionsObject {
         OptionsOf::MigratorBackground => OptionsObject::MigratorBackground,
         OptionsOf::MigratorMismatches => OptionsObject::MigratorMismatches,
         OptionsOf::SameStructure => OptionsObject::SameStructure,
+        OptionsOf::BeaconSink => OptionsObject::BeaconSink,
+        OptionsOf::MigrationEventRelay => OptionsObject::MigrationEventRelay,
         OptionsOf::LaunchDarklyBrowserClient => OptionsObject::LaunchDarklyBrowserClient,
     }
 }

@@ -1,0 +1,457 @@
+//! The strict model of a posted `migration_op` event (API.md §1 "Events and the tracker", SPEC A6),
+//! written as data: [`EVENT`] and the tables under it say which fields each object has, which are
+//! required, and what each value must be; one walk ([`check`]) reads a value against them, and
+//! names the first place it breaks them. (A table and one walk, not a reader per object: the
+//! readers written out cost 11.7 KB of gzipped wasm and took the tarball over its bound; this is
+//! a fraction of it.)
+//!
+//! What is refused, beyond "not the wire format's fields and types":
+//! - a key named `__proto__` anywhere (a consumer copying the object by assignment would change a
+//!   prototype), and a string (keys included) over [`MAX_TEXT`] UTF-16 code units;
+//! - a value nested deeper than [`MAX_DEPTH`] (only context attributes may nest at all);
+//! - what LaunchDarkly's `trackMigration` would drop or change, so that an accepted event arrives
+//!   as it was posted: an event without `evaluation.reason` (dropped whole), a `consistent`
+//!   measurement without a `samplingRatio` (the measurement dropped), reason fields other than
+//!   LaunchDarkly's (left out), a top-level `samplingRatio` other than 1 (the SDK samples the
+//!   event again by it: a page's 1-in-N event would arrive 1 in N² times, weighted N), a context
+//!   LaunchDarkly refuses, a `_meta` or `privateAttributeNames` it cannot read;
+//! - an event no tracker could have built (SPEC A5): nothing invoked, a latency or an error for an
+//!   origin not invoked, a consistency result without both origins invoked, a measurement twice.
+
+use super::wire::{text_units, Wire, MAX_TEXT};
+use crate::migration::context::{self, ContextFacts, KeyFacts, KindFact, NestedFact};
+
+/// Why a value is not an event the relay forwards: where, then what (`context.key: must be a
+/// non-empty string`).
+pub type Refusal = String;
+
+/// What a value must be.
+#[derive(Clone, Copy, Debug)]
+enum Shape {
+    /// A string within [`MAX_TEXT`].
+    Text,
+    /// A non-empty string within [`MAX_TEXT`].
+    Key,
+    /// One of these strings; the text says which ones.
+    OneOf(&'static [&'static str], &'static str),
+    Bool,
+    /// `true`: an origin's entry in `invoked` and `error`.
+    True,
+    /// An integer from 0 to `Number.MAX_SAFE_INTEGER`.
+    Count,
+    /// An integer of at least 1 (a check ratio that sampled).
+    Ratio,
+    /// The number 1 (see the module's text on `samplingRatio`).
+    One,
+    /// A finite number ≥ 0.
+    Latency,
+    /// An array of strings.
+    Strings,
+    /// Any JSON data within the bounds.
+    Data,
+    Object(&'static Object),
+    /// A context: an object of [`ATTRIBUTES`], or `kind: "multi"` and such objects by kind.
+    Context,
+    /// The measurements: an array of objects, each of the table its `key` names.
+    Measurements,
+}
+
+/// Whether an object's field must be there.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Need {
+    Optional,
+    Required,
+    /// Required because LaunchDarkly's `trackMigration` drops what lacks it; the text says so.
+    ByLaunchDarkly(&'static str),
+}
+
+#[derive(Debug)]
+struct Field {
+    name: &'static str,
+    need: Need,
+    shape: Shape,
+}
+
+/// An object's fields; `what` names the object in refusals of an unknown field. With
+/// `others_are_data`, other keys are allowed and hold data (a context's attributes).
+#[derive(Debug)]
+struct Object {
+    what: &'static str,
+    fields: &'static [Field],
+    others_are_data: bool,
+}
+
+const fn field(name: &'static str, need: Need, shape: Shape) -> Field {
+    Field { name, need, shape }
+}
+
+use Need::{ByLaunchDarkly, Optional, Required};
+
+const STAGES: Shape = Shape::OneOf(
+    &["off", "dualwrite", "shadow", "live", "rampdown", "complete"],
+    "a stage (off, dualwrite, shadow, live, rampdown, complete)",
+);
+
+const REASON: Object = Object {
+    what: "an evaluation reason",
+    fields: &[
+        field(
+            "kind",
+            Required,
+            Shape::OneOf(
+                &["OFF", "FALLTHROUGH", "TARGET_MATCH", "RULE_MATCH", "PREREQUISITE_FAILED", "ERROR"],
+                "one of OFF, FALLTHROUGH, TARGET_MATCH, RULE_MATCH, PREREQUISITE_FAILED, ERROR",
+            ),
+        ),
+        field("errorKind", Optional, Shape::Text),
+        field("ruleId", Optional, Shape::Text),
+        field("ruleIndex", Optional, Shape::Count),
+        field("prerequisiteKey", Optional, Shape::Text),
+        field("inExperiment", Optional, Shape::Bool),
+        field("bigSegmentsStatus", Optional, Shape::Text),
+    ],
+    others_are_data: false,
+};
+
+const EVALUATION: Object = Object {
+    what: "an evaluation",
+    fields: &[
+        field("key", Required, Shape::Key),
+        field("value", Required, STAGES),
+        field("default", Required, STAGES),
+        field("reason", ByLaunchDarkly("an event without one"), Shape::Object(&REASON)),
+        field("variation", Optional, Shape::Count),
+        field("version", Optional, Shape::Count),
+    ],
+    others_are_data: false,
+};
+
+const META: Object = Object {
+    what: "a context's _meta",
+    fields: &[field("privateAttributes", Optional, Shape::Strings)],
+    others_are_data: false,
+};
+
+/// One single-kind context (or legacy user, or a multi-kind context's part): LaunchDarkly's own
+/// attributes of their types, any other as data. `kind` is read by [`check_context`].
+const ATTRIBUTES: Object = Object {
+    what: "a context",
+    fields: &[
+        field("kind", Optional, Shape::Text),
+        field("key", Required, Shape::Key),
+        field("anonymous", Optional, Shape::Bool),
+        field("name", Optional, Shape::Text),
+        field("_meta", Optional, Shape::Object(&META)),
+        field("privateAttributeNames", Optional, Shape::Strings),
+    ],
+    others_are_data: true,
+};
+
+const ORIGIN_FLAGS: Object = Object {
+    what: "a measurement's values (old, new)",
+    fields: &[field("old", Optional, Shape::True), field("new", Optional, Shape::True)],
+    others_are_data: false,
+};
+
+const ORIGIN_LATENCIES: Object = Object {
+    what: "a measurement's values (old, new)",
+    fields: &[field("old", Optional, Shape::Latency), field("new", Optional, Shape::Latency)],
+    others_are_data: false,
+};
+
+const MEASUREMENT_KEY: Shape =
+    Shape::OneOf(&["invoked", "consistent", "latency_ms", "error"], "invoked, consistent, latency_ms or error");
+
+const FLAGS_MEASUREMENT: Object = Object {
+    what: "this measurement",
+    fields: &[field("key", Required, MEASUREMENT_KEY), field("values", Required, Shape::Object(&ORIGIN_FLAGS))],
+    others_are_data: false,
+};
+
+const LATENCY_MEASUREMENT: Object = Object {
+    what: "this measurement",
+    fields: &[field("key", Required, MEASUREMENT_KEY), field("values", Required, Shape::Object(&ORIGIN_LATENCIES))],
+    others_are_data: false,
+};
+
+const CONSISTENT_MEASUREMENT: Object = Object {
+    what: "this measurement",
+    fields: &[
+        field("key", Required, MEASUREMENT_KEY),
+        field("value", Required, Shape::Bool),
+        field("samplingRatio", ByLaunchDarkly("a consistent measurement without one"), Shape::Ratio),
+    ],
+    others_are_data: false,
+};
+
+/// The event.
+const EVENT: Object = Object {
+    what: "a migration_op event",
+    fields: &[
+        field("kind", Required, Shape::OneOf(&["migration_op"], "migration_op")),
+        field("creationDate", Required, Shape::Count),
+        field("operation", Required, Shape::OneOf(&["read", "write"], "read or write")),
+        field("context", Required, Shape::Context),
+        field("evaluation", Required, Shape::Object(&EVALUATION)),
+        field("samplingRatio", Optional, Shape::One),
+        field("measurements", Required, Shape::Measurements),
+    ],
+    others_are_data: false,
+};
+
+/// Where a value sits in the event, written out only for a refusal.
+#[derive(Clone, Copy)]
+enum At<'a> {
+    Event,
+    Field(&'a At<'a>, &'a str),
+    Index(&'a At<'a>, usize),
+}
+
+impl At<'_> {
+    fn write(&self, out: &mut String) {
+        match self {
+            At::Event => {}
+            At::Field(parent, name) => {
+                parent.write(out);
+                if !matches!(parent, At::Event) {
+                    out.push('.');
+                }
+                out.push_str(name);
+            }
+            At::Index(parent, index) => {
+                parent.write(out);
+                out.push('[');
+                out.push_str(&index.to_string());
+                out.push(']');
+            }
+        }
+    }
+}
+
+/// `<where>: <what>`, or `the event <what>` at the top.
+fn refuse(at: &At, what: &[&str]) -> Refusal {
+    let mut out = String::new();
+    at.write(&mut out);
+    out.push_str(if out.is_empty() { "the event " } else { ": " });
+    what.iter().for_each(|part| out.push_str(part));
+    out
+}
+
+fn must_be(at: &At, what: &str, value: &Wire) -> Refusal {
+    refuse(at, &["must be ", what, ", ", value.got()])
+}
+
+const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
+
+/// A value against a shape.
+fn check(value: &Wire, shape: Shape, at: &At) -> Result<(), Refusal> {
+    if let Wire::TooDeep = value {
+        return Err(refuse(at, &["is nested deeper than 10 levels"]));
+    }
+    if let Wire::LongText = value {
+        return Err(refuse(at, &["is longer than 1024 characters"]));
+    }
+    let number = |what: &'static str, ok: fn(f64) -> bool| match value {
+        Wire::Number(n) if !n.is_finite() => Err(refuse(at, &["must be a finite number"])),
+        Wire::Number(n) if ok(*n) => Ok(()),
+        Wire::Number(_) => Err(refuse(at, &["must be ", what])),
+        other => Err(must_be(at, "a number", other)),
+    };
+    match shape {
+        Shape::Text | Shape::Key => match value {
+            Wire::Text(t) if t.is_empty() && matches!(shape, Shape::Key) => {
+                Err(refuse(at, &["must be a non-empty string"]))
+            }
+            Wire::Text(_) => Ok(()),
+            other => Err(must_be(at, "a string", other)),
+        },
+        Shape::OneOf(allowed, what) => match value {
+            Wire::Text(t) if allowed.contains(&t.as_str()) => Ok(()),
+            Wire::Text(_) => Err(refuse(at, &["must be ", what])),
+            other => Err(must_be(at, "a string", other)),
+        },
+        Shape::Bool => match value {
+            Wire::Bool(_) => Ok(()),
+            other => Err(must_be(at, "a boolean", other)),
+        },
+        Shape::True => match value {
+            Wire::Bool(true) => Ok(()),
+            other => Err(must_be(at, "true", other)),
+        },
+        Shape::Count => number("an integer of at least 0", |n| n >= 0.0 && n.fract() == 0.0 && n <= MAX_SAFE_INTEGER),
+        Shape::Ratio => number("an integer of at least 1", |n| n >= 1.0 && n.fract() == 0.0 && n <= MAX_SAFE_INTEGER),
+        Shape::One => {
+            number("1 or left out (LaunchDarkly's SDK samples a forwarded event again by its samplingRatio)", |n| {
+                n == 1.0
+            })
+        }
+        Shape::Latency => number("a latency of at least 0 ms", |n| n >= 0.0),
+        Shape::Strings => match value {
+            Wire::Array(items) => {
+                items.iter().enumerate().try_for_each(|(i, item)| check(item, Shape::Text, &At::Index(at, i)))
+            }
+            other => Err(must_be(at, "an array of strings", other)),
+        },
+        Shape::Data => match value {
+            Wire::Null | Wire::Bool(_) | Wire::Text(_) => Ok(()),
+            Wire::Number(_) => number("", |_| true),
+            Wire::Array(items) => {
+                items.iter().enumerate().try_for_each(|(i, item)| check(item, Shape::Data, &At::Index(at, i)))
+            }
+            Wire::Object(entries) => entries.iter().try_for_each(|(key, item)| {
+                check_key(key, at)?;
+                check(item, Shape::Data, &At::Field(at, key))
+            }),
+            _ => Err(refuse(at, &["is not JSON data"])),
+        },
+        Shape::Object(object) => check_object(value, object, at),
+        Shape::Context => check_context(value, at),
+        Shape::Measurements => check_measurements(value, at),
+    }
+}
+
+fn check_key(key: &str, at: &At) -> Result<(), Refusal> {
+    if key == "__proto__" {
+        return Err(refuse(at, &["has a key __proto__"]));
+    }
+    if text_units(key) > MAX_TEXT {
+        return Err(refuse(at, &["has a key longer than 1024 characters"]));
+    }
+    Ok(())
+}
+
+fn entries<'w>(value: &'w Wire, at: &At) -> Result<&'w [(String, Wire)], Refusal> {
+    match value {
+        Wire::Object(entries) => {
+            entries.iter().try_for_each(|(key, _)| check_key(key, at))?;
+            Ok(entries)
+        }
+        other => Err(must_be(at, "an object", other)),
+    }
+}
+
+fn check_object(value: &Wire, object: &Object, at: &At) -> Result<(), Refusal> {
+    let entries = entries(value, at)?;
+    for (key, item) in entries {
+        let here = At::Field(at, key);
+        match object.fields.iter().find(|f| f.name == key) {
+            Some(f) => check(item, f.shape, &here)?,
+            None if object.others_are_data => check(item, Shape::Data, &here)?,
+            None => return Err(refuse(&here, &["is not a field of ", object.what])),
+        }
+    }
+    for f in object.fields {
+        if f.need != Optional && value.field(f.name).is_none() {
+            let here = At::Field(at, f.name);
+            return Err(match f.need {
+                ByLaunchDarkly(of) => refuse(&here, &["is missing (LaunchDarkly's trackMigration drops ", of, ")"]),
+                _ => refuse(&here, &["is missing"]),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// A context: its attributes checked, then its kinds and keys as LaunchDarkly reads them (SPEC
+/// A5.4, with `key` required: `targetingKey` is OpenFeature's name, not LaunchDarkly's).
+fn check_context(value: &Wire, at: &At) -> Result<(), Refusal> {
+    let keys = KeyFacts { key: Some(true), targeting_key: None };
+    let facts = match value.field("kind") {
+        Some(Wire::Text(kind)) if kind == "multi" => {
+            let mut nested = Vec::new();
+            for (kind, part) in entries(value, at)?.iter().filter(|(name, _)| name != "kind") {
+                let here = At::Field(at, kind);
+                if kind == "key" {
+                    return Err(refuse(&here, &["is not allowed in a multi-kind context"]));
+                }
+                check_object(part, &ATTRIBUTES, &here)?;
+                nested.push((kind.clone(), NestedFact::Context(keys)));
+            }
+            ContextFacts::Multi { has_key: false, nested }
+        }
+        kind => {
+            check_object(value, &ATTRIBUTES, at)?;
+            let kind = match kind {
+                Some(Wire::Text(kind)) => KindFact::Text(kind.clone()),
+                _ => KindFact::Absent,
+            };
+            ContextFacts::Single { kind, keys }
+        }
+    };
+    if context::is_valid(&facts) {
+        Ok(())
+    } else {
+        Err(refuse(
+            at,
+            &["is not a context LaunchDarkly accepts (a kind is one or more of A-Z a-z 0-9 . _ -, never kind or multi; a multi-kind context has at least one)"],
+        ))
+    }
+}
+
+/// The origins a measurement's `values` names: bit 0 old, bit 1 new.
+fn origins(measurement: &Wire) -> u8 {
+    match measurement.field("values") {
+        Some(Wire::Object(entries)) => entries.iter().fold(0, |bits, (k, _)| bits | if k == "old" { 1 } else { 2 }),
+        _ => 0,
+    }
+}
+
+/// The measurements: each of its table, each key once, and together what SPEC A5 requires of
+/// a built event.
+fn check_measurements(value: &Wire, at: &At) -> Result<(), Refusal> {
+    let Wire::Array(items) = value else {
+        return Err(must_be(at, "an array", value));
+    };
+    // By key (invoked, consistent, latency_ms, error): the origins each names, once seen.
+    let mut seen: [Option<u8>; 4] = [None; 4];
+    for (i, item) in items.iter().enumerate() {
+        let here = At::Index(at, i);
+        entries(item, &here)?;
+        let key = item.field("key").ok_or_else(|| refuse(&At::Field(&here, "key"), &["is missing"]))?;
+        check(key, MEASUREMENT_KEY, &At::Field(&here, "key"))?;
+        let (slot, table) = match key {
+            Wire::Text(k) if k == "invoked" => (0, &FLAGS_MEASUREMENT),
+            Wire::Text(k) if k == "consistent" => (1, &CONSISTENT_MEASUREMENT),
+            Wire::Text(k) if k == "latency_ms" => (2, &LATENCY_MEASUREMENT),
+            _ => (3, &FLAGS_MEASUREMENT),
+        };
+        check_object(item, table, &here)?;
+        match seen.get_mut(slot) {
+            Some(Some(_)) => return Err(refuse(&here, &["repeats a measurement key"])),
+            Some(empty) => *empty = Some(origins(item)),
+            None => {}
+        }
+    }
+    let [invoked, consistent, latency, error] = seen;
+    let invoked = invoked.unwrap_or(0);
+    if invoked == 0 {
+        return Err(refuse(at, &["invoke no origin (no origins were invoked)"]));
+    }
+    if consistent.is_some() && invoked != 3 {
+        return Err(refuse(at, &["record consistency without both origins invoked"]));
+    }
+    for (origins, what) in [(latency, "latency"), (error, "error")] {
+        let stray = origins.unwrap_or(0) & !invoked;
+        if stray != 0 {
+            let origin = if stray & 1 != 0 { "old" } else { "new" };
+            return Err(refuse(at, &["record ", what, " for origin '", origin, "' without its invocation"]));
+        }
+    }
+    Ok(())
+}
+
+/// Whether the relay forwards a posted value, else why not. `flag_keys`, when given, are the
+/// only flag keys taken.
+pub fn judge(value: &Wire, flag_keys: Option<&[String]>) -> Result<(), Refusal> {
+    check_object(value, &EVENT, &At::Event)?;
+    if let Some(allowed) = flag_keys {
+        let key = value.field("evaluation").and_then(|e| e.field("key"));
+        if !matches!(key, Some(Wire::Text(key)) if allowed.contains(key)) {
+            return Err(refuse(
+                &At::Field(&At::Field(&At::Event, "evaluation"), "key"),
+                &["is not one of the relay's flagKeys"],
+            ));
+        }
+    }
+    Ok(())
+}
