@@ -12,17 +12,29 @@
 //   identified with.
 // - The detail carries no flag version and no migration settings, so the event has no `version`
 //   and the ratios are this adapter's options (samplingRatio, checkRatio; 1 when absent), checked
-//   by the core once, here. A `consistent` measurement always carries its ratio, 1 too: LaunchDarkly's
-//   trackMigration, which the relay forwards these events to, drops one without it.
+//   here once, as the other adapters check their plain options. A `consistent` measurement
+//   always carries its ratio, 1 too: LaunchDarkly's trackMigration, which the relay forwards
+//   these events to, drops one without it.
 // - Events go to options.events, read at each event (live, as every caller's object is). With no
 //   function there, trackMigrationOp is absent and the core builds no event (dropped, not queued).
 //   A throwing events callback is caught and logged by the core (`trackMigrationOp threw: …`, at
 //   error level through the builder's logger), never thrown into read()/write().
-import { OptionsOf, checkOptionNames, checkRatio } from './wasm/cutover.js';
+import { OptionsOf, checkOptionNames } from './wasm/cutover.js';
 import { boundForLaunchDarkly } from './migration.js';
 import { describe, isObject, read } from './util.js';
 
 const WHO = 'launchDarklyBrowserClient';
+
+/** A ratio option: 1 when absent, else a whole number ≥ 0 (LaunchDarkly's rule for its flags' ratios). */
+function ratio(opts, name) {
+  const value = read(opts, name);
+  if (value === undefined) return 1;
+  if (typeof value !== 'number') throw new TypeError(`${WHO}: options.${name} must be a number, ${describe(value)}`);
+  if (!(Number.isSafeInteger(value) && value >= 0)) {
+    throw new RangeError(`${WHO}: options.${name} must be a whole number ≥ 0 (1 in N; 0: never), ${describe(value)}`);
+  }
+  return value + 0; // -0 is 0
+}
 
 /** The core's answer for a detail: a new object, so that the ratios can be added. */
 function answerOf(detail, samplingRatio, checkRatio) {
@@ -40,7 +52,7 @@ function answerOf(detail, samplingRatio, checkRatio) {
 /** Adapts a LaunchDarkly browser SDK client (`variationDetail`) as a MigrationClient. */
 export function launchDarklyBrowserClient(ldClient, options) {
   if (!isObject(ldClient) || typeof read(ldClient, 'variationDetail') !== 'function') {
-    throw new TypeError(`${WHO}: ldClient must be a LaunchDarkly browser client (with a variationDetail method), ${describe(ldClient)}`);
+    throw new TypeError(`${WHO}: ldClient must have a variationDetail method, ${describe(ldClient)}`);
   }
   if (options !== undefined && !isObject(options)) {
     throw new TypeError(`${WHO}: options must be an object, ${describe(options)}`);
@@ -52,8 +64,8 @@ export function launchDarklyBrowserClient(ldClient, options) {
   if (given !== undefined && typeof given !== 'function') {
     throw new TypeError(`${WHO}: options.events must be a function, ${describe(given)}`);
   }
-  const samplingRatio = checkRatio(read(opts, 'samplingRatio'), `${WHO}: options.samplingRatio`);
-  const consistencyRatio = checkRatio(read(opts, 'checkRatio'), `${WHO}: options.checkRatio`);
+  const samplingRatio = ratio(opts, 'samplingRatio');
+  const consistencyRatio = ratio(opts, 'checkRatio');
   const send = (event) => {
     const callback = events();
     if (typeof callback === 'function') callback(event);
@@ -63,13 +75,7 @@ export function launchDarklyBrowserClient(ldClient, options) {
   return boundForLaunchDarkly(Object.freeze({
     migrationVariation(flagKey, _context, defaultStage) {
       // Looked up at each call: a client whose method is replaced later is used as it is then.
-      const detail = ldClient.variationDetail(flagKey, defaultStage);
-      // The SDK answers at once; a wrapper that answers with a promise is converted when it settles.
-      const then = isObject(detail) ? read(detail, 'then') : undefined;
-      if (typeof then === 'function') {
-        return Promise.resolve(detail).then((settled) => answerOf(settled, samplingRatio, consistencyRatio));
-      }
-      return answerOf(detail, samplingRatio, consistencyRatio);
+      return answerOf(ldClient.variationDetail(flagKey, defaultStage), samplingRatio, consistencyRatio);
     },
     // A getter: the core looks trackMigrationOp up at each operation, and builds an event only
     // when it is a function, that is when options.events is one at that moment.

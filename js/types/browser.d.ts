@@ -4,11 +4,9 @@ import type { MigrationClient } from './migrations.js';
 
 /** An evaluation detail as LaunchDarkly's browser SDK returns it (its `LDEvaluationDetail`). */
 export interface LDBrowserEvaluationDetail {
-  /** The served value, or the default when the flag is missing. */
   value: unknown;
-  /** The served variation's index; `null` (or absent) when the default was served. */
   variationIndex?: number | null | undefined;
-  /** Why this value was served: in the flag data when the client asks for reasons (`withReasons: true`, or `$flagsState` in bootstrap data); `{ kind: 'ERROR', errorKind: 'FLAG_NOT_FOUND' }` for a missing flag. */
+  /** Present when the client asks for reasons (`withReasons: true`, or bootstrap data with reasons). */
   reason?: { kind: string } | null | undefined;
 }
 
@@ -18,48 +16,27 @@ export interface LDBrowserClientLike {
   variationDetail(key: string, defaultValue?: unknown): LDBrowserEvaluationDetail;
 }
 
-/** The options of `launchDarklyBrowserClient`. */
+/** The options of `launchDarklyBrowserClient` (docs/EDGE.md). */
 export interface LaunchDarklyBrowserClientOptions {
-  /**
-   * Receives each sampled `migration_op` event, synchronously (`beaconSink(url)` sends them home;
-   * a relay can forward them to LaunchDarkly). Read at each operation. When it is absent, no
-   * event is made: events are dropped. A throw is logged at error level through the migrator's
-   * logger and never reaches `read()`/`write()`.
-   */
+  /** Receives each sampled event; read at each operation. Absent: no event is made. A throw is logged. */
   events?: ((event: MigrationOpEvent) => void) | undefined;
-  /**
-   * 1-in-N event sampling for every flag read through this client: a whole number ≥ 0, 1 (every
-   * operation) when absent, 0 never. The browser SDK serves no migration settings, so the page
-   * gives it. Kept in each event's `samplingRatio`. Keep 1 for events forwarded to LaunchDarkly
-   * (`migrationEventRelay`): its SDK samples each event again by that ratio.
-   */
+  /** 1-in-N event sampling, a whole number ≥ 0 (default 1; 0 never). Keep 1 for events relayed to LaunchDarkly, which samples again. */
   samplingRatio?: number | undefined;
-  /**
-   * 1-in-N consistency-check sampling of reads (the flag's `checkRatio` on the server): a whole
-   * number ≥ 0, 1 when absent, 0 never. The `consistent` measurement always carries it, 1 too, as
-   * LaunchDarkly's `trackMigration` requires.
-   */
+  /** 1-in-N consistency checks of reads, a whole number ≥ 0 (default 1; 0 never). */
   checkRatio?: number | undefined;
 }
 
 /**
- * Adapts LaunchDarkly's browser SDK (`@launchdarkly/js-client-sdk` 4.x), which has no migration
- * methods, as a MigrationClient.
+ * Adapts LaunchDarkly's browser SDK (`@launchdarkly/js-client-sdk` 4.x) as a MigrationClient: the
+ * stage is `ldClient.variationDetail(flagKey, defaultStage)` for the identified context, its value,
+ * variation index and reason kept in the event. The event names the `context` passed to
+ * `read()`/`write()`: pass `ldClient.getContext()`.
  *
- * The stage is `ldClient.variationDetail(flagKey, defaultStage)`, that is the flag's value for
- * the context the client has identified, with its variation index and reason kept in the event
- * (the browser SDK gives no flag version). The `context` passed to `read()`/`write()` is the one
- * the event names, and is not compared with the identified one: pass `ldClient.getContext()`.
- * A flag that is missing, or whose value is not a stage, runs `defaultStage`.
- *
- * @throws TypeError when `ldClient` has no `variationDetail`, when `options` is not an object or
- *   has an unknown key, or when `options.events` is not a function; RangeError (TypeError when
- *   not a number) when a ratio is not a whole number ≥ 0.
+ * @throws TypeError when `ldClient` has no `variationDetail` or an option is of the wrong type or
+ *   unknown; RangeError when a ratio is not a whole number ≥ 0.
  * @example
  * ```ts
- * const client = launchDarklyBrowserClient(ldClient, { events: beaconSink('/migration-events') });
- * const migrator = new MigratorBuilder(client).read(oldSearch, newSearch).write(oldSave, newSave).build();
- * const result = await migrator.read('search-migration', ldClient.getContext(), 'off', query);
+ * const migrator = new MigratorBuilder(launchDarklyBrowserClient(ldClient, { events: beaconSink('/migration-events') })).read(rOld, rNew).write(wOld, wNew).build();
  * ```
  */
 export function launchDarklyBrowserClient(ldClient: LDBrowserClientLike, options?: LaunchDarklyBrowserClientOptions): MigrationClient;

@@ -27,7 +27,6 @@ mod op_tracker;
 mod options;
 mod origin;
 mod promise;
-mod ratio;
 mod record;
 mod redis;
 mod relay;

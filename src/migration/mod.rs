@@ -14,7 +14,6 @@ pub mod mismatches;
 pub mod op_tracker;
 pub mod operation;
 pub mod origin;
-pub mod ratio;
 pub mod reason;
 pub mod settings;
 pub mod stage;
