@@ -5,8 +5,10 @@
 //   endpoint is called too and compared afterwards, off the visitor's path.
 // - sameStructure() compares the answers (ignoring the timing field), and mismatches() keeps what
 //   differed, shown in the differences list.
-// - Each sampled operation makes a migration_op event (TODO below: sending them home).
-import { MigratorBuilder, launchDarklyBrowserClient, sameStructure } from 'cutover';
+// - Each operation makes a migration_op event; beaconSink sends them home in batches (and with
+//   sendBeacon when the page is hidden or left), to the server's migrationEventRelay, which
+//   forwards them to LaunchDarkly.
+import { MigratorBuilder, beaconSink, launchDarklyBrowserClient, sameStructure } from 'cutover';
 import { createClient } from '@launchdarkly/js-client-sdk';
 
 const FLAG = 'search-migration';
@@ -21,7 +23,8 @@ async function getJson(url, signal) {
 const searchOld = (q, signal) => getJson(`/api/search/old?q=${encodeURIComponent(q)}`, signal);
 const searchNew = (q, signal) => getJson(`/api/search/new?q=${encodeURIComponent(q)}`, signal);
 
-// The visitor, and the flags your server evaluated for them.
+// The visitor, and the flags your server evaluated for them (with reasons: LaunchDarkly drops a
+// migration event without one).
 const context = { kind: 'user', key: 'visitor-1', anonymous: true };
 const stageAsked = new URLSearchParams(location.search).get('stage');
 const bootstrap = await getJson(`/api/flags${stageAsked ? `?stage=${encodeURIComponent(stageAsked)}` : ''}`);
@@ -34,16 +37,21 @@ const ldClient = createClient(CLIENT_SIDE_ID, context, {
 });
 await ldClient.start({ bootstrap });
 
-// TODO(issue 23, parts 2–3): send the events home, with `events: beaconSink('/migration-events')`
-// here and `migrationEventRelay(ldClient)` mounted at /migration-events on the server, so that
-// LaunchDarkly's migration views show this page's operations. Until then they are kept here.
-const pending = [];
-function events(event) {
-  pending.push(event);
+// The events go home: batched, posted to the server's relay (and beaconed when the page is left).
+const home = beaconSink('/migration-events');
+let made = 0;
+function showEvents() {
+  const { sent, failed, waiting } = home.stats();
   const e = $('events');
-  e.dataset.count = String(pending.length);
-  e.textContent = `${pending.length} migration_op event${pending.length === 1 ? '' : 's'} made, last: ${event.operation} at stage ${event.evaluation.value} (not sent yet: TODO).`;
+  Object.assign(e.dataset, { count: String(made), sent: String(sent), failed: String(failed) });
+  e.textContent = `${made} migration_op event${made === 1 ? '' : 's'} made: ${sent} sent home, ${waiting} waiting, ${failed} failed.`;
 }
+function events(event) {
+  made += 1;
+  home(event);
+  showEvents();
+}
+$('send').addEventListener('click', () => home.flush().then(showEvents));
 
 const migrator = new MigratorBuilder(launchDarklyBrowserClient(ldClient, { events }))
   .read(searchOld, searchNew, sameStructure({ ignore: ['/tookMs'] }))

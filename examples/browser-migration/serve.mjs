@@ -11,10 +11,16 @@
 //   GET  /api/search/new?q=…     the new one: the same answer, slower, and with one bug (below)
 //   GET  /api/flags?stage=…      bootstrap data for the flag `search-migration` (the page's
 //                                ?stage= wins over --stage; default 'shadow')
+//   POST /migration-events       the page's migration_op events (beaconSink), checked and
+//                                forwarded by migrationEventRelay to a LaunchDarkly server SDK
+//                                client: yours when LAUNCHDARKLY_SDK_KEY is set, else a stand-in
+//                                that prints what it receives
 //
 // Only 127.0.0.1. The first line on stdout is `browser migration example: http://127.0.0.1:PORT/`.
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { migrationEventRelay } from 'cutover';
 import { createRequire } from 'node:module';
 import { dirname, extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -67,13 +73,27 @@ function packageDir(specifier) {
   return dirname(fileURLToPath(import.meta.resolve(specifier)));
 }
 
+/** Node's request as a fetch Request (its body a stream, which the relay reads to its bound). */
+function fetchRequest(req) {
+  const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+  return new Request(`http://${req.headers.host}${req.url}`, {
+    method: req.method,
+    headers: req.headers,
+    body: hasBody ? Readable.toWeb(req) : undefined,
+    duplex: 'half',
+  });
+}
+
 /**
  * Starts the server. Options: `port` (0: any free one), `stage` (the default stage served),
- * `cutoverDist` (cutover's dist/ directory; default: the installed package's), `newDelayMs`
- * (how much slower the new endpoint answers; default 150).
+ * `ldClient` (the LaunchDarkly server SDK client the relay forwards events to: anything with
+ * `trackMigration(event)`), `cutoverDist` (cutover's dist/ directory; default: the installed
+ * package's), `newDelayMs` (how much slower the new endpoint answers; default 150).
  */
-export async function startExampleServer({ port = 0, stage = 'shadow', cutoverDist, newDelayMs = 150 } = {}) {
+export async function startExampleServer({ port = 0, stage = 'shadow', ldClient, cutoverDist, newDelayMs = 150 } = {}) {
   if (!STAGES.includes(stage)) throw new RangeError(`stage must be one of ${STAGES.join(', ')}, got ${stage}`);
+  if (typeof ldClient?.trackMigration !== 'function') throw new TypeError('ldClient must have a trackMigration method');
+  const relay = migrationEventRelay(ldClient, { flagKeys: ['search-migration'] });
   const modules = {
     '/modules/cutover/': cutoverDist ?? join(dirname(createRequire(import.meta.url).resolve('cutover/package.json')), 'dist'),
     '/modules/launchdarkly/': packageDir('@launchdarkly/js-client-sdk'),
@@ -87,6 +107,11 @@ export async function startExampleServer({ port = 0, stage = 'shadow', cutoverDi
       res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
       res.end(JSON.stringify(body));
     };
+    if (url.pathname === '/migration-events') {
+      const answer = await relay(fetchRequest(req));
+      res.writeHead(answer.status, Object.fromEntries(answer.headers));
+      return res.end(Buffer.from(await answer.arrayBuffer()));
+    }
     const q = url.searchParams.get('q') ?? '';
     if (url.pathname === '/api/search/old') return json({ ...oldSearch(q), tookMs: 5 + Math.round(Math.random() * 10) });
     if (url.pathname === '/api/search/new') {
@@ -121,12 +146,31 @@ export async function startExampleServer({ port = 0, stage = 'shadow', cutoverDi
   };
 }
 
+/** Your LaunchDarkly environment, through its server SDK: the events reach its migration views. */
+async function launchDarkly(sdkKey) {
+  const { init } = await import('@launchdarkly/node-server-sdk');
+  const client = init(sdkKey);
+  await client.waitForInitialization({ timeout: 10 });
+  return client;
+}
+
+/** Without an SDK key: a stand-in for LaunchDarkly that prints each event it is given. */
+function printer() {
+  return {
+    trackMigration(event) {
+      const m = Object.fromEntries(event.measurements.map((x) => [x.key, x]));
+      console.log(`migration_op ${event.operation} ${event.evaluation.key}=${event.evaluation.value} invoked ${Object.keys(m.invoked.values)} consistent ${m.consistent?.value ?? '-'}`);
+    },
+  };
+}
+
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const arg = (name) => {
     const i = process.argv.indexOf(`--${name}`);
     return i > 0 ? process.argv[i + 1] : undefined;
   };
   const port = Number(arg('port') ?? process.env.PORT ?? 8081);
-  const { url } = await startExampleServer({ port, stage: arg('stage') ?? 'shadow' });
+  const ldClient = process.env.LAUNCHDARKLY_SDK_KEY ? await launchDarkly(process.env.LAUNCHDARKLY_SDK_KEY) : printer();
+  const { url } = await startExampleServer({ port, stage: arg('stage') ?? 'shadow', ldClient });
   console.log(`browser migration example: ${url}`);
 }

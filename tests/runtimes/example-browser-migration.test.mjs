@@ -1,12 +1,16 @@
 // examples/browser-migration end to end in headless Chromium: the example's own server
 // (serve.mjs, with the packed package's dist/), its page driven as a visitor would: a search in
 // shadow (old answer shown, the new endpoint compared in the background, the differences list),
-// then in live. Every request that does not go to the local server is blocked, and there is none.
+// then in live; the page's events sent home with beaconSink to the example's migrationEventRelay,
+// which forwards them to the real @launchdarkly/node-server-sdk (offline flags, events posted to
+// a local collector). Every request that does not go to the local server is blocked, and there is
+// none.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { PACKAGE_DIR, packageMissing, ROOT_DIR } from './common/run.mjs';
+import { startCollector } from '../node/helpers/relay.mjs';
 
 const CHROMIUM = '/usr/bin/chromium';
 let chromium, missing;
@@ -17,11 +21,22 @@ try {
 }
 const skip = missing ?? (existsSync(CHROMIUM) ? packageMissing() : `${CHROMIUM} is not installed`);
 
-let browser, server;
+let browser, server, ldClient, ldEndpoint;
 before(async () => {
   if (skip) return;
   const { startExampleServer } = await import(join(ROOT_DIR, 'examples/browser-migration/serve.mjs'));
-  server = await startExampleServer({ cutoverDist: join(PACKAGE_DIR, 'dist'), stage: 'off' });
+  const launchDarkly = await import('@launchdarkly/node-server-sdk');
+  ldEndpoint = await startCollector();
+  ldClient = launchDarkly.init('sdk-example-test', {
+    updateProcessor: new launchDarkly.integrations.TestData().getFactory(),
+    sendEvents: true,
+    eventsUri: ldEndpoint.origin,
+    diagnosticOptOut: true,
+    flushInterval: 3600, // only the test's flush() sends anything
+    logger: { debug() {}, info() {}, warn() {}, error() {} },
+  });
+  await ldClient.waitForInitialization({ timeout: 10 });
+  server = await startExampleServer({ cutoverDist: join(PACKAGE_DIR, 'dist'), stage: 'off', ldClient });
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
@@ -32,7 +47,15 @@ before(async () => {
 after(async () => {
   await browser?.close();
   await server?.close();
+  ldClient?.close();
+  await ldEndpoint?.close();
 });
+
+/** The migration_op events LaunchDarkly's SDK posted since the last call. */
+async function arrivedAtLaunchDarkly() {
+  await ldClient.flush();
+  return ldEndpoint.take().flatMap((post) => JSON.parse(post.text)).filter((e) => e.kind === 'migration_op');
+}
 
 /** Opens the example at `?stage=`, with every non-local request blocked into `blocked`. */
 async function open(t, stage) {
@@ -86,6 +109,24 @@ test('example browser-migration: shadow shows the old answer, and the difference
   assert.equal(boots.events, 2, 'one migration_op event per search');
 
   assert.ok(server.requests.includes('GET /api/search/new'), 'the new endpoint was called in shadow');
+
+  // Sent home: "Send now" flushes the page's beaconSink into the relay, which forwards to LaunchDarkly's SDK.
+  await arrivedAtLaunchDarkly(); // nothing before
+  await page.click('#send');
+  await page.waitForSelector('#events[data-sent="2"]');
+  assert.equal(await page.getAttribute('#events', 'data-failed'), '0');
+  assert.equal(server.requests.filter((r) => r === 'POST /migration-events').length, 1, 'one batch');
+  const arrived = await arrivedAtLaunchDarkly();
+  assert.equal(arrived.length, 2, JSON.stringify(arrived));
+  for (const [event, consistent] of [[arrived[0], true], [arrived[1], false]]) {
+    assert.equal(event.operation, 'read');
+    assert.deepEqual(event.context, { kind: 'user', key: 'visitor-1', anonymous: true }, 'the identified context, as the page passed it');
+    assert.deepEqual(event.evaluation, { key: 'search-migration', value: 'shadow', default: 'off', reason: { kind: 'FALLTHROUGH' }, variation: 2 });
+    const m = Object.fromEntries(event.measurements.map((x) => [x.key, x]));
+    assert.deepEqual(m.invoked.values, { old: true, new: true });
+    assert.deepEqual(m.consistent, { key: 'consistent', value: consistent, samplingRatio: 1 }, 'the page\'s comparison, as LaunchDarkly records it');
+  }
+
   assert.deepEqual(blocked, [], 'requests to anywhere but the local server');
   assert.deepEqual(problems, []);
 });
