@@ -29,3 +29,4 @@ export { sameStructure } from './diff.js';
 export { sameResponse } from './response.js';
 export { beaconSink } from './beacon.js';
 export { migrationEventRelay } from './relay.js';
+export { launchDarklyBrowserClient } from './browser-client.js';

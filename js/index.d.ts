@@ -12,3 +12,4 @@ export * from './types/launchdarkly.js';
 export * from './types/differences.js';
 export * from './types/beacon.js';
 export * from './types/relay.js';
+export * from './types/browser.js';

@@ -269,10 +269,17 @@ export function fixedStage(stage) {
   return Object.freeze({ migrationVariation: () => served });
 }
 
-// The adapters launchDarklyClient made: migrators over one write every check ratio in their
-// events, 1 too (LaunchDarkly's trackMigration drops a `consistent` measurement without a
-// numeric samplingRatio; the rule is the core's, CheckRatioOnWire).
+// The adapters launchDarklyClient and launchDarklyBrowserClient made: migrators over one write
+// every check ratio in their events, 1 too (LaunchDarkly's trackMigration drops a `consistent`
+// measurement without a numeric samplingRatio, and a browser's events reach it through
+// migrationEventRelay; the rule is the core's, CheckRatioOnWire).
 const launchDarklyAdapters = new WeakSet();
+
+/** Marks `adapter` as one whose events are bound for LaunchDarkly's trackMigration (see above). */
+export function boundForLaunchDarkly(adapter) {
+  launchDarklyAdapters.add(adapter);
+  return adapter;
+}
 
 /** Adapts a LaunchDarkly server SDK client (`migrationVariation`, `trackMigration`). */
 export function launchDarklyClient(ldClient) {

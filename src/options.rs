@@ -64,6 +64,8 @@ pub enum OptionsObject {
     BeaconSink,
     /// `migrationEventRelay(ldClient, options)`.
     MigrationEventRelay,
+    /// `launchDarklyBrowserClient(ldClient, options)`.
+    LaunchDarklyBrowserClient,
 }
 
 /// An operation's options (`OperationOptions`).
@@ -90,6 +92,7 @@ impl OptionsObject {
             OptionsObject::SameResponse => "sameResponse",
             OptionsObject::BeaconSink => "beaconSink",
             OptionsObject::MigrationEventRelay => "migrationEventRelay",
+            OptionsObject::LaunchDarklyBrowserClient => "launchDarklyBrowserClient",
         }
     }
 
@@ -138,6 +141,7 @@ impl OptionsObject {
             OptionsObject::SameResponse => &["headers", "ignore", "maxBodyBytes"],
             OptionsObject::BeaconSink => &["maxBatch", "flushIntervalMs"],
             OptionsObject::MigrationEventRelay => &["flagKeys", "maxBodyBytes", "maxEvents"],
+            OptionsObject::LaunchDarklyBrowserClient => &["events", "samplingRatio", "checkRatio"],
         }
     }
 
@@ -162,7 +166,7 @@ impl OptionsObject {
 mod tests {
     use super::*;
 
-    const ALL: [OptionsObject; 15] = [
+    const ALL: [OptionsObject; 16] = [
         OptionsObject::BigSegmentStoreManager,
         OptionsObject::MigratorBuilder,
         OptionsObject::MigratorRead,
@@ -178,6 +182,7 @@ mod tests {
         OptionsObject::SameResponse,
         OptionsObject::BeaconSink,
         OptionsObject::MigrationEventRelay,
+        OptionsObject::LaunchDarklyBrowserClient,
     ];
 
     fn message(object: OptionsObject, keys: &[&str]) -> Option<String> {
@@ -318,6 +323,11 @@ mod tests {
                 OptionsObject::SameResponse,
                 "maxBodyByte",
                 "maxBodyByte is not an option of sameResponse; did you mean maxBodyBytes?",
+            ),
+            (
+                OptionsObject::LaunchDarklyBrowserClient,
+                "event",
+                "event is not an option of launchDarklyBrowserClient; did you mean events?",
             ),
         ];
         for (object, key, expected) in cases {

@@ -198,6 +198,7 @@ codes! {
         SameResponse = 12,
         BeaconSink = 13,
         MigrationEventRelay = 14,
+        LaunchDarklyBrowserClient = 15,
     }
 }
 

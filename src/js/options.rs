@@ -42,6 +42,7 @@ fn object_of(code: OptionsOf) -> OptionsObject {
         OptionsOf::SameResponse => OptionsObject::SameResponse,
         OptionsOf::BeaconSink => OptionsObject::BeaconSink,
         OptionsOf::MigrationEventRelay => OptionsObject::MigrationEventRelay,
+        OptionsOf::LaunchDarklyBrowserClient => OptionsObject::LaunchDarklyBrowserClient,
     }
 }
 

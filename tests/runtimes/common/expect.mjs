@@ -23,6 +23,7 @@ export const EXPORTS = [
   'hashContextKey',
   'ioredisHost',
   'launchDarklyBigSegmentStore',
+  'launchDarklyBrowserClient',
   'launchDarklyClient',
   'migrationEventRelay',
   'migrationVariation',
