@@ -19,6 +19,7 @@ pub mod host;
 pub mod metrics;
 pub mod migration;
 pub mod options;
+#[cfg(feature = "segments")]
 pub mod segments;
 pub mod util;
 
