@@ -166,6 +166,8 @@ const declarations = parts.map((part) =>
 if (parts.length === 0 || declarations.some((d) => d.includes("from './"))) throw new Error('bundle: js/types/ parts not concatenable');
 writeFileSync(join(dist, 'index.d.ts'), `// The public types of cutover (js/types/*.d.ts). All durations are milliseconds; timestamps epoch ms.\n\n${declarations.join('\n')}`);
 copyFileSync(js('web.d.mts'), join(dist, 'web.d.mts'));
+// cutover/migrations' declarations: re-exports of index.d.ts, one directory up from dist/migrations/.
+writeFileSync(join(migrations, 'migrations.d.ts'), readFileSync(js('migrations.d.ts'), 'utf8').replaceAll("from './index.js'", "from '../index.js'"));
 // ESM and CommonJS resolution under `nodenext` get their own entry files that re-export the one
 // set of declarations (one copy in the package instead of three).
 for (const file of ['index.d.mts', 'index.d.cts']) {
