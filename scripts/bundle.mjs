@@ -5,6 +5,9 @@
 //   cutover.{cjs,browser,deno,workerd,edge-light}.mjs  copied from js/entries/
 //   cutover.node.mjs  Node's entry: the body, with the wasm beside it instantiated at load
 //   cutover.web.mjs   cutover/web: the body's names, and init()
+//   migrations/       cutover/migrations (js/entries/migrations.js): the same files over the
+//                     migrations-only wasm (migrations/migrations_bg.wasm, from scripts/build.sh);
+//                     not in the tarball yet (package.json files: !dist/migrations/)
 // One body for every runtime: Node's CommonJS entry require()s the ES module entry (Node 20.19+,
 // Bun, Deno). Two copies (a CommonJS body beside the ESM one) cost the tarball the whole second
 // copy once the facade outgrew gzip's 32 KB window: 131,184 B against 118,892 B before.
