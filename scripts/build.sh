@@ -42,7 +42,7 @@ node_modules/.bin/wasm-opt --minify-imports-and-exports-and-modules -Oz js/wasm/
 # The migrations-only wasm (cargo's `segments` feature off, a profile of its own so the full
 # wasm stays), through the same steps, for the cutover/migrations body (js/entries/migrations.js).
 # LLVM's inline threshold lowered for it alone (pages pay for its bytes): 187,451 → 173,665 B raw,
-# 76,913 → 73,521 B gzipped (0: 172,839 / 73,309). RUSTFLAGS with --target reach only the crate
+# 76,913 → 73,521 B gzipped (0: 172,839 / 73,309), measured before src/js/stats.rs. RUSTFLAGS with --target reach only the crate
 # graph of that target, in that profile's directory.
 RUSTFLAGS="${RUSTFLAGS:-} -C llvm-args=-inline-threshold=25" \
   cargo build --profile migrations --target wasm32-unknown-unknown --no-default-features $([ "$quiet" = 1 ] && echo --quiet)

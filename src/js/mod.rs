@@ -38,6 +38,7 @@ mod redis;
 mod same_structure;
 mod signal;
 mod stage;
+mod stats;
 #[cfg(feature = "segments")]
 mod store;
 #[cfg(feature = "segments")]
