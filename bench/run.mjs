@@ -39,6 +39,7 @@ const SCENARIOS = [
   'concurrent-miss-store-calls',
   'cold-start-ms',
   'mismatch-explain',
+  'migrations-page-bytes',
 ];
 const MIN_ROUNDS = 15;
 const count = (name, dflt) => Math.max(1, Number(process.env[name] ?? dflt) | 0);
@@ -138,7 +139,8 @@ async function main() {
   try {
     for (const name of selected) {
       const mod = await import(new URL(`./scenarios/${name}.mjs`, import.meta.url));
-      const sides = ['cutover', 'background', 'launchdarkly', 'floor'].filter((s) => typeof mod[s] === 'function');
+      // `migrations`: the same work on the cutover/migrations entry (cold-start-ms), paired like the others.
+      const sides = ['cutover', 'migrations', 'background', 'launchdarkly', 'floor'].filter((s) => typeof mod[s] === 'function');
       // Ratios need many rounds to show their spread; a single-sided scenario only a median (a
       // floor alone has no ratio). `background`: cutover's background mode, a ratio to `cutover`.
       const rounds = sides.includes('launchdarkly') || sides.includes('background') ? ROUNDS : RUNS;

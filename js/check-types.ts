@@ -23,3 +23,14 @@ export const bridgeChecked: Declared = bridge;
 export const bridgeArity: { [K in keyof Declared]: true } = null as unknown as SameArity;
 export const bridgeNothingElse: { [K in keyof Implemented]: K extends keyof Declared ? true : false } =
   null as unknown as { [K in keyof Implemented]: true };
+
+// cutover/migrations: its body (js/entries/migrations.js, less the glue's initialisers) has every
+// name its declarations (migrations.d.ts) export, with compatible types, and no other.
+import * as migrationsBody from './entries/migrations.js';
+import type * as MigrationsDeclared from './migrations.js';
+
+type MigrationsApi = Omit<typeof migrationsBody, 'initGlue' | 'initSync'>;
+const migrationsApi: MigrationsApi = migrationsBody;
+export const migrationsChecked: typeof MigrationsDeclared = migrationsApi;
+export const migrationsNothingElse: { [K in keyof MigrationsApi]: K extends keyof typeof MigrationsDeclared ? true : false } =
+  null as unknown as { [K in keyof MigrationsApi]: true };

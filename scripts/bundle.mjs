@@ -5,6 +5,9 @@
 //   cutover.{cjs,browser,deno,workerd,edge-light}.mjs  copied from js/entries/
 //   cutover.node.mjs  Node's entry: the body, with the wasm beside it instantiated at load
 //   cutover.web.mjs   cutover/web: the body's names, and init()
+//   migrations/       cutover/migrations (js/entries/migrations.js): the same files over the
+//                     migrations-only wasm (migrations/migrations_bg.wasm, from scripts/build.sh);
+//                     not in the tarball yet (package.json files: !dist/migrations/)
 // One body for every runtime: Node's CommonJS entry require()s the ES module entry (Node 20.19+,
 // Bun, Deno). Two copies (a CommonJS body beside the ESM one) cost the tarball the whole second
 // copy once the facade outgrew gzip's 32 KB window: 131,184 B against 118,892 B before.
@@ -28,89 +31,132 @@ const GLUE = /\/wasm\/cutover\.js$/;
 // in js/wasm/minify.json: 118,892 → 115,081 B of tarball): the glue's properties of those names
 // are renamed to match by esbuild's own property mangling, given that map as its cache (and no
 // other name: the pattern is the map's names exactly).
-const minified = JSON.parse(readFileSync(js('wasm/minify.json'), 'utf8'));
-const [{ module }] = WebAssembly.Module.imports(new WebAssembly.Module(readFileSync(join(dist, 'cutover_bg.wasm'))));
-const mangleCache = {
-  './cutover_bg.js': module,
-  ...Object.fromEntries(minified.imports.map(([, from, to]) => [from, to])),
-  ...Object.fromEntries(minified.exports),
-};
 const exactly = (names) => new RegExp(`^(?:${names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`);
-// The glue, minified (the facade is not: see above), then inlined into the body.
-const glueBuild = await build({
-  ...common,
-  entryPoints: [js('wasm/cutover.js')],
-  format: 'esm',
-  platform: 'neutral',
-  minify: true,
-  write: false,
-  mangleProps: exactly(Object.keys(mangleCache)),
-  mangleQuoted: true,
-  mangleCache,
-  // The bridge the wasm imports (src/js/bridge.rs) is the facade's own module: left to the body
-  // build, so that it is bundled once, with the facade.
-  plugins: [{
-    name: 'bridge-outside-glue',
-    setup(b) {
-      b.onResolve({ filter: /^\.\.\/bridge\.js$/ }, (args) => ({ path: args.path, external: true }));
-    },
-  }],
-});
-const renamed = Object.entries(glueBuild.mangleCache).filter(([from, to]) => mangleCache[from] !== to);
-if (renamed.length > 0) throw new Error(`bundle: esbuild renamed wasm names outside wasm-opt's map: ${renamed}`);
-const [glue] = glueBuild.outputFiles;
 
-const body = await build({
-  ...common,
-  minifyWhitespace: true,
-  minifySyntax: true,
-  banner: { js: banner },
-  entryPoints: [js('entries/web.js')],
-  outfile: join(dist, 'lib/esm/web.js'),
-  format: 'esm',
-  platform: 'neutral',
-  metafile: true,
-  plugins: [{
-    name: 'minified-glue',
-    setup(b) {
-      b.onResolve({ filter: GLUE }, () => ({ path: 'glue.js', namespace: 'minified-glue' }));
-      b.onLoad({ filter: /.*/, namespace: 'minified-glue' }, () => ({ contents: glue.text, loader: 'js', resolveDir: js('wasm') }));
-    },
-  }],
-});
+/**
+ * One body: `entry` (under js/entries/) with the glue of `glueDir` (js/wasm for the full wasm,
+ * js/wasm-migrations for the migrations one) minified and inlined, written to `outfile`; the
+ * glue's renamed names checked against the map of the wasm `wasmFile` was minified with.
+ */
+async function buildBody({ glueDir, wasmFile, entry, outfile }) {
+  const minified = JSON.parse(readFileSync(js(`${glueDir}/minify.json`), 'utf8'));
+  const [{ module }] = WebAssembly.Module.imports(new WebAssembly.Module(readFileSync(join(dist, wasmFile))));
+  const mangleCache = {
+    './cutover_bg.js': module,
+    ...Object.fromEntries(minified.imports.map(([, from, to]) => [from, to])),
+    ...Object.fromEntries(minified.exports),
+  };
+  // The glue, minified (the facade is not: see above), then inlined into the body.
+  const glueBuild = await build({
+    ...common,
+    entryPoints: [js(`${glueDir}/cutover.js`)],
+    format: 'esm',
+    platform: 'neutral',
+    minify: true,
+    write: false,
+    mangleProps: exactly(Object.keys(mangleCache)),
+    mangleQuoted: true,
+    mangleCache,
+    // The bridge the wasm imports (src/js/bridge.rs) is the facade's own module: left to the body
+    // build, so that it is bundled once, with the facade.
+    plugins: [{
+      name: 'bridge-outside-glue',
+      setup(b) {
+        b.onResolve({ filter: /^\.\.\/bridge\.js$/ }, (args) => ({ path: args.path, external: true }));
+      },
+    }],
+  });
+  const renamed = Object.entries(glueBuild.mangleCache).filter(([from, to]) => mangleCache[from] !== to);
+  if (renamed.length > 0) throw new Error(`bundle: esbuild renamed wasm names outside wasm-opt's map: ${renamed}`);
+  const [glue] = glueBuild.outputFiles;
 
+  const body = await build({
+    ...common,
+    minifyWhitespace: true,
+    minifySyntax: true,
+    banner: { js: banner },
+    entryPoints: [js(`entries/${entry}`)],
+    outfile,
+    format: 'esm',
+    platform: 'neutral',
+    metafile: true,
+    plugins: [{
+      name: 'minified-glue',
+      setup(b) {
+        // Every module's './wasm/cutover.js' (or '../wasm/cutover.js') is this body's glue.
+        b.onResolve({ filter: GLUE }, () => ({ path: 'glue.js', namespace: 'minified-glue' }));
+        b.onLoad({ filter: /.*/, namespace: 'minified-glue' }, () => ({ contents: glue.text, loader: 'js', resolveDir: js(glueDir) }));
+      },
+    }],
+  });
+  // The public names: the body's exports but the glue's two initialisers.
+  return Object.values(body.metafile.outputs)
+    .flatMap((o) => o.exports)
+    .filter((n) => n !== 'initGlue' && n !== 'initSync')
+    .sort();
+}
+
+/**
+ * The entry files of one body in `dir`: `<name>.web.mjs` (its names and init(), the wasm beside
+ * it as init()'s default) and `<name>.node.mjs` (the wasm instantiated at load).
+ */
+function writeEntries({ dir, name, body, wasmFile, names }) {
+  const exported = `{ ${names.join(', ')} }`;
+  // <name>.web.mjs: the names, and init() over the glue's, with the wasm beside this file (or
+  // beside a bundle made from it) as its default.
+  writeFileSync(
+    join(dir, `${name}.web.mjs`),
+    `${banner}\nimport { initGlue } from './${body}';\n\nexport { ${names.join(', ')}, initSync } from './${body}';\n\n` +
+      '/** `init()` with no argument fetches the wasm beside this file (or beside a bundle made from it). */\n' +
+      'export default function init(options) {\n' +
+      `  return initGlue(options === undefined ? { module_or_path: new URL('./${wasmFile}', import.meta.url) } : options);\n` +
+      '}\nexport { init };\n',
+  );
+  // Node: synchronous instantiation and no top-level await. The .cjs entry require()s the same
+  // body: one module instance for `import` and `require`, no dual-package hazard.
+  writeFileSync(
+    join(dir, `${name}.node.mjs`),
+    `${banner}\n// Node's entry for import (${name}.cjs, for require(), loads the same body): the wasm beside\n` +
+      '// it, compiled and instantiated synchronously at load (no top-level await).\n' +
+      '// node:fs through process.getBuiltinModule (Node 20.16+, Bun), not `import`: the ES module\n' +
+      '// facade of node:fs costs 2.1 ms of import time (cold start 10.9 → 9.6 ms, Node 20.20).\n' +
+      `import { initSync } from './${body}';\n\n` +
+      "const { readFileSync } = process.getBuiltinModule('node:fs');\n" +
+      `initSync({ module: readFileSync(new URL('./${wasmFile}', import.meta.url)) });\n\n` +
+      `export ${exported} from './${body}';\n`,
+  );
+}
+
+const names = await buildBody({ glueDir: 'wasm', wasmFile: 'cutover_bg.wasm', entry: 'web.js', outfile: join(dist, 'lib/esm/web.js') });
 for (const file of ['cutover.cjs', 'cutover.browser.mjs', 'cutover.deno.mjs', 'cutover.workerd.mjs', 'cutover.edge-light.mjs']) {
   copyFileSync(js(`entries/${file}`), join(dist, file));
 }
-// The public names: the body's exports but the glue's two initialisers.
-const names = Object.values(body.metafile.outputs)
-  .flatMap((o) => o.exports)
-  .filter((n) => n !== 'initGlue' && n !== 'initSync')
-  .sort();
-const exported = `{ ${names.join(', ')} }`;
-// cutover/web: the names, and init() over the glue's, with the wasm beside this file (or beside
-// a bundle made from it) as its default.
-writeFileSync(
-  join(dist, 'cutover.web.mjs'),
-  `${banner}\nimport { initGlue } from './lib/esm/web.js';\n\nexport { ${names.join(', ')}, initSync } from './lib/esm/web.js';\n\n` +
-    '/** `init()` with no argument fetches the wasm beside this file (or beside a bundle made from it). */\n' +
-    'export default function init(options) {\n' +
-    "  return initGlue(options === undefined ? { module_or_path: new URL('./cutover_bg.wasm', import.meta.url) } : options);\n" +
-    '}\nexport { init };\n',
-);
-// Node: synchronous instantiation and no top-level await. cutover.cjs require()s the same body:
-// one module instance for `import` and `require`, no dual-package hazard.
-writeFileSync(
-  join(dist, 'cutover.node.mjs'),
-  `${banner}\n// Node's entry for import (cutover.cjs, for require(), loads the same body): the wasm beside\n` +
-    '// it, compiled and instantiated synchronously at load (no top-level await).\n' +
-    '// node:fs through process.getBuiltinModule (Node 20.16+, Bun), not `import`: the ES module\n' +
-    '// facade of node:fs costs 2.1 ms of import time (cold start 10.9 → 9.6 ms, Node 20.20).\n' +
-    "import { initSync } from './lib/esm/web.js';\n\n" +
-    "const { readFileSync } = process.getBuiltinModule('node:fs');\n" +
-    "initSync({ module: readFileSync(new URL('./cutover_bg.wasm', import.meta.url)) });\n\n" +
-    `export ${exported} from './lib/esm/web.js';\n`,
-);
+writeEntries({ dir: dist, name: 'cutover', body: 'lib/esm/web.js', wasmFile: 'cutover_bg.wasm', names });
+
+// cutover/migrations in <dist dir>/migrations/ (scripts/build.sh put its wasm there): its own
+// body over the migrations wasm's glue, and the same runtime entries as the main one, made from
+// js/entries/cutover.* with the file names swapped (one place to change a runtime's loading).
+const migrations = join(dist, 'migrations');
+const migrationNames = await buildBody({
+  glueDir: 'wasm-migrations',
+  wasmFile: 'migrations/migrations_bg.wasm',
+  entry: 'migrations.js',
+  outfile: join(migrations, 'lib/esm/migrations.js'),
+});
+writeFileSync(join(migrations, 'lib/esm/package.json'), '{ "type": "module" }\n');
+writeEntries({ dir: migrations, name: 'migrations', body: 'lib/esm/migrations.js', wasmFile: 'migrations_bg.wasm', names: migrationNames });
+for (const runtime of ['cjs', 'browser.mjs', 'deno.mjs', 'workerd.mjs', 'edge-light.mjs']) {
+  const text = readFileSync(js(`entries/cutover.${runtime}`), 'utf8');
+  const swapped = text
+    .replaceAll('./cutover.web.mjs', './migrations.web.mjs')
+    .replaceAll('cutover_bg.wasm', 'migrations_bg.wasm')
+    .replaceAll('./lib/esm/web.js', './lib/esm/migrations.js')
+    .replaceAll("require('cutover')", "require('cutover/migrations')")
+    .replaceAll('cutover.node.mjs', 'migrations.node.mjs');
+  if (swapped.includes('cutover.web.mjs') || swapped.includes('cutover_bg.wasm')) throw new Error(`bundle: cutover.${runtime} names a file the swap missed`);
+  writeFileSync(join(migrations, `migrations.${runtime}`), `${banner}\n${swapped}`);
+}
+
 // js/index.d.ts re-exports the parts of js/types/; the package gets them as one dist/index.d.ts
 // (one file in the tarball instead of eight: 1.5 KB of the 120 KB bound), without the imports
 // between the parts and their header comments.
@@ -123,6 +169,8 @@ const declarations = parts.map((part) =>
 if (parts.length === 0 || declarations.some((d) => d.includes("from './"))) throw new Error('bundle: js/types/ parts not concatenable');
 writeFileSync(join(dist, 'index.d.ts'), `// The public types of cutover (js/types/*.d.ts). All durations are milliseconds; timestamps epoch ms.\n\n${declarations.join('\n')}`);
 copyFileSync(js('web.d.mts'), join(dist, 'web.d.mts'));
+// cutover/migrations' declarations: re-exports of index.d.ts, one directory up from dist/migrations/.
+writeFileSync(join(migrations, 'migrations.d.ts'), readFileSync(js('migrations.d.ts'), 'utf8').replaceAll("from './index.js'", "from '../index.js'"));
 // ESM and CommonJS resolution under `nodenext` get their own entry files that re-export the one
 // set of declarations (one copy in the package instead of three).
 for (const file of ['index.d.mts', 'index.d.cts']) {

@@ -14,6 +14,8 @@ step "cargo fmt / clippy (native and wasm32)"
 cargo fmt --all -- --check
 cargo clippy --quiet --all-targets -- -D warnings
 cargo clippy --quiet --target wasm32-unknown-unknown --lib -- -D warnings
+# The migrations-only build (cutover/migrations: the `segments` feature off).
+cargo clippy --quiet --target wasm32-unknown-unknown --lib --no-default-features -- -D warnings
 
 step "core tests (native, fake clock)"
 cargo test --quiet --lib

@@ -20,7 +20,9 @@ pub mod host;
 pub mod metrics;
 pub mod migration;
 pub mod options;
+#[cfg(feature = "relay")]
 pub mod relay;
+#[cfg(feature = "segments")]
 pub mod segments;
 pub mod util;
 

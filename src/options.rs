@@ -24,7 +24,6 @@
 //!   usual call pays no crossing.
 
 use crate::error::UnknownOptionError;
-use crate::segments::BigSegmentsConfig;
 use crate::util::closest_name::closest_name;
 
 /// Every options object of the public API, by what it is passed to.
@@ -68,6 +67,16 @@ pub enum OptionsObject {
     LaunchDarklyBrowserClient,
 }
 
+/// `BigSegmentStoreManager`'s tuning options, named here (and by `BigSegmentsConfig`, which
+/// validates them) so that the list stands in a build without Big Segments too.
+pub mod manager_option {
+    pub const CONTEXT_CACHE_SIZE: &str = "contextCacheSize";
+    pub const CONTEXT_CACHE_TIME_MS: &str = "contextCacheTimeMs";
+    pub const STATUS_POLL_INTERVAL_MS: &str = "statusPollIntervalMs";
+    pub const STALE_AFTER_MS: &str = "staleAfterMs";
+    pub const QUERY_TIMEOUT_MS: &str = "queryTimeoutMs";
+}
+
 /// An operation's options (`OperationOptions`).
 const OPERATION: &[&str] = &["signal", "waitUntil"];
 
@@ -102,11 +111,11 @@ impl OptionsObject {
         match self {
             OptionsObject::BigSegmentStoreManager => &[
                 "store",
-                BigSegmentsConfig::CONTEXT_CACHE_SIZE,
-                BigSegmentsConfig::CONTEXT_CACHE_TIME_MS,
-                BigSegmentsConfig::STATUS_POLL_INTERVAL_MS,
-                BigSegmentsConfig::STALE_AFTER_MS,
-                BigSegmentsConfig::QUERY_TIMEOUT_MS,
+                manager_option::CONTEXT_CACHE_SIZE,
+                manager_option::CONTEXT_CACHE_TIME_MS,
+                manager_option::STATUS_POLL_INTERVAL_MS,
+                manager_option::STALE_AFTER_MS,
+                manager_option::QUERY_TIMEOUT_MS,
                 "logger",
                 "meter",
             ],
@@ -133,7 +142,7 @@ impl OptionsObject {
             ],
             OptionsObject::RedisBigSegmentStore => &["prefix"],
             OptionsObject::DynamoDbBigSegmentStore => &["tableName", "prefix"],
-            OptionsObject::LaunchDarklyBigSegmentStore => &[BigSegmentsConfig::QUERY_TIMEOUT_MS],
+            OptionsObject::LaunchDarklyBigSegmentStore => &[manager_option::QUERY_TIMEOUT_MS],
             OptionsObject::OpenFeatureClient => &["provider"],
             OptionsObject::MigratorBackground => &["maxInFlight", "waitUntil"],
             OptionsObject::MigratorMismatches => &["keep", "maxDifferences", "onMismatch"],

@@ -73,6 +73,13 @@ impl PathTable {
     pub fn is_empty(&self) -> bool {
         self.paths.is_empty() && self.other == 0
     }
+
+    /// The plain object's entries: the named paths in the order first seen, then `_OTHER` if it
+    /// counted any (the bindings build `stats()`'s object from these; serde's form below is the same).
+    pub fn entries(&self) -> impl Iterator<Item = (&str, u64)> {
+        let other = (self.other > 0).then_some((OTHER, self.other));
+        self.paths.iter().map(|(path, count)| (path.as_str(), *count)).chain(other)
+    }
 }
 
 /// The plain object: the named paths in the order first seen, then `_OTHER` if it counted any.
@@ -80,11 +87,8 @@ impl Serialize for PathTable {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let extra = usize::from(self.other > 0);
         let mut map = serializer.serialize_map(Some(self.paths.len() + extra))?;
-        for (path, count) in &self.paths {
-            map.serialize_entry(path, count)?;
-        }
-        if self.other > 0 {
-            map.serialize_entry(OTHER, &self.other)?;
+        for (path, count) in self.entries() {
+            map.serialize_entry(path, &count)?;
         }
         map.end()
     }

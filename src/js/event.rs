@@ -8,7 +8,6 @@
 //! shared 2-core machine, 2026-12-01). The statistics snapshot, off the hot path, does go
 //! through serde-wasm-bindgen.
 
-use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::bridge::{self, call_result};
@@ -16,7 +15,7 @@ use super::codes::EventField;
 use super::flag_key::flag_key_js;
 use super::record::{self, RECORD_SLOTS};
 use crate::migration::event::{Measurement, MigrationOpEvent, OriginFlags};
-use crate::migration::reason::Reason;
+use crate::migration::reason::{ErrorKind, Reason};
 use crate::migration::{Operation, Stage};
 
 /// The event's references, as `ownEvent`/`buildEvent` take them beside the record.
@@ -73,13 +72,18 @@ fn lay_out(event: &MigrationOpEvent<JsValue>) -> EventRefs {
     // object (off the hot path: only a failed evaluation has one).
     let reason = match &e.reason {
         Some(Reason::Given(reason)) => reason.clone(),
-        Some(Reason::Error(kind)) => {
-            let serializer = serde_wasm_bindgen::Serializer::json_compatible();
-            Reason::<()>::Error(*kind).serialize(&serializer).unwrap_or(JsValue::UNDEFINED)
-        }
+        Some(Reason::Error(kind)) => error_reason(*kind),
         None => JsValue::UNDEFINED,
     };
     EventRefs { flag_key: flag_key_js(&e.key), reason }
+}
+
+/// `{ kind: 'ERROR', errorKind }`, as `Reason`'s serde form writes it (reason.rs pins that form).
+fn error_reason(kind: ErrorKind) -> JsValue {
+    let object = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&object, &JsValue::from_str("kind"), &JsValue::from_str("ERROR"));
+    let _ = js_sys::Reflect::set(&object, &JsValue::from_str("errorKind"), &JsValue::from_str(kind.as_str()));
+    object.into()
 }
 
 /// The event as a JavaScript object (for `OpTracker#build()`).

@@ -1,6 +1,5 @@
 //! `Migrator` for JavaScript: one export runs a read or a write and settles the facade's promise.
 
-use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -147,8 +146,8 @@ impl WasmMigrator {
     }
 
     /// The statistics as plain data (`null` for a latency not measured yet, plain objects).
-    pub fn stats(&self) -> Result<JsValue, JsValue> {
-        Ok(self.inner.stats().serialize(&serde_wasm_bindgen::Serializer::json_compatible())?)
+    pub fn stats(&self) -> JsValue {
+        super::stats::stats_object(&self.inner.stats())
     }
 
     #[wasm_bindgen(js_name = resetStats)]

@@ -107,6 +107,7 @@ pub fn both(wait: Wait) -> impl Future<Output = [(JsResult, f64); 2]> {
 }
 
 /// The outcome alone.
+#[cfg(feature = "segments")]
 pub fn outcome_of(wait: Wait) -> impl Future<Output = JsResult> {
     wait.map(|report| report.outcome)
 }
@@ -125,7 +126,9 @@ pub fn sleep(ms: f64, unref: bool) -> LocalBoxFuture<'static, ()> {
     .boxed_local()
 }
 
-/// Awaits `value` if it is a promise or thenable; otherwise it is the result at once.
+/// Awaits `value` if it is a promise or thenable; otherwise it is the result at once (the
+/// stores' answers).
+#[cfg(feature = "segments")]
 pub fn awaited(value: JsValue) -> LocalBoxFuture<'static, JsResult> {
     let wait = wait();
     if bridge::await_value(&value, wait.id()) {

@@ -61,7 +61,9 @@ pub fn string_arg(value: &JsValue, what: &str) -> Result<String, JsValue> {
 
 // The error constructors live with the conversion of the core's errors; the Big Segments
 // bindings still name them here.
-pub use super::error::{range_error, type_error};
+#[cfg(feature = "segments")]
+pub use super::error::range_error;
+pub use super::error::type_error;
 
 /// A short description of a value's type for error messages: `got number 5`.
 pub fn got(value: &JsValue) -> String {
@@ -91,6 +93,7 @@ pub fn integer_f64(n: f64) -> Option<i64> {
 }
 
 /// A finite number from a JavaScript number, else `None`.
+#[cfg(feature = "segments")]
 pub fn finite(value: &JsValue) -> Option<f64> {
     value.as_f64().and_then(finite_f64)
 }

@@ -40,6 +40,7 @@ pub const STATUS_STALE: f64 = 1.0;
 pub const STATUS_UNAVAILABLE: f64 = 2.0;
 
 /// The status gauge's value for `status`.
+#[cfg(feature = "segments")]
 pub fn status_gauge(status: crate::segments::BigSegmentStoreStatus) -> f64 {
     match (status.available, status.stale) {
         (false, _) => STATUS_UNAVAILABLE,

@@ -1,8 +1,11 @@
 //! The instrument table and the attribute rules.
 
-use super::instrument::{status_gauge, InstrumentSpec, DURATION_BUCKETS_S};
+#[cfg(feature = "segments")]
+use super::instrument::status_gauge;
+use super::instrument::{InstrumentSpec, DURATION_BUCKETS_S};
 use super::*;
 use crate::migration::stage::{Operation, Origin, Stage};
+#[cfg(feature = "segments")]
 use crate::segments::BigSegmentStoreStatus;
 
 #[test]
@@ -89,6 +92,7 @@ fn error_types_are_few() {
     assert_eq!(ErrorType::named(Some(&max)).as_str(), max);
 }
 
+#[cfg(feature = "segments")]
 #[test]
 fn status_gauge_values() {
     let status = |available, stale| BigSegmentStoreStatus { available, stale };

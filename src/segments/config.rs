@@ -1,6 +1,7 @@
 //! Manager options (SPEC B1): defaults, ranges, and the errors that name the option.
 
 pub use crate::error::{ConfigError, ConfigErrorKind};
+use crate::options::manager_option;
 
 /// Manager options (SPEC B1). Durations are milliseconds.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -91,11 +92,11 @@ fn check_size(option: &'static str, value: f64) -> Result<usize, ConfigError> {
 }
 
 impl BigSegmentsConfig {
-    pub const CONTEXT_CACHE_SIZE: &'static str = "contextCacheSize";
-    pub const CONTEXT_CACHE_TIME_MS: &'static str = "contextCacheTimeMs";
-    pub const STATUS_POLL_INTERVAL_MS: &'static str = "statusPollIntervalMs";
-    pub const STALE_AFTER_MS: &'static str = "staleAfterMs";
-    pub const QUERY_TIMEOUT_MS: &'static str = "queryTimeoutMs";
+    pub const CONTEXT_CACHE_SIZE: &'static str = manager_option::CONTEXT_CACHE_SIZE;
+    pub const CONTEXT_CACHE_TIME_MS: &'static str = manager_option::CONTEXT_CACHE_TIME_MS;
+    pub const STATUS_POLL_INTERVAL_MS: &'static str = manager_option::STATUS_POLL_INTERVAL_MS;
+    pub const STALE_AFTER_MS: &'static str = manager_option::STALE_AFTER_MS;
+    pub const QUERY_TIMEOUT_MS: &'static str = manager_option::QUERY_TIMEOUT_MS;
 
     /// Checks every option, in API order, and reports the first invalid one.
     pub fn validate(&self) -> Result<(), ConfigError> {

@@ -4,10 +4,11 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { assertSmoke, EXPORTS, parseReport } from './common/expect.mjs';
-import { describeRun, run, TARBALL } from './common/run.mjs';
+import { describeRun, ROOT_DIR, run, TARBALL } from './common/run.mjs';
 
 const skip = existsSync(TARBALL) ? false : `${TARBALL} is missing: run \`bash scripts/pack-for-tests.sh\``;
 const here = (p) => new URL(p, import.meta.url);
@@ -82,6 +83,45 @@ test('tarball: LICENSE is the license package.json names', { skip }, async () =>
 test('tarball: the whole package is at most 170 KB gzipped (what npm publishes; the project bound)', { skip }, () => {
   const bytes = statSync(TARBALL).size;
   assert.ok(bytes <= 170_000, `the npm tarball is ${bytes} bytes`);
+});
+
+// cutover/migrations (issue 23 part 6): built into the repository's dist/migrations/ by
+// scripts/build.sh, kept out of the tarball (package.json files: !dist/migrations/) while its
+// wasm (77 KB gzipped) would take the package over the bound above. Guarded from dist/.
+const MIGRATIONS_DIR = join(ROOT_DIR, 'dist/migrations');
+const skipMigrations = existsSync(join(MIGRATIONS_DIR, 'migrations_bg.wasm')) ? false : `${MIGRATIONS_DIR} is missing: run \`bash scripts/build.sh\``;
+// Every name of the full entry but Big Segments' (API.md §2c: the migrations API only).
+const SEGMENTS_NAMES = ['BigSegmentStoreManager', 'awsDynamoDbHost', 'bigSegmentRef', 'dynamoDbBigSegmentStore', 'hashContextKey', 'ioredisHost', 'launchDarklyBigSegmentStore', 'nodeRedisHost', 'redisBigSegmentStore', 'upstashHost'];
+
+test('cutover/migrations: the migrations names only, the same from import and require, over its own wasm', { skip: skipMigrations, timeout: 20_000 }, async () => {
+  const esm = await import(pathToFileURL(join(MIGRATIONS_DIR, 'migrations.node.mjs')).href);
+  const cjs = createRequire(import.meta.url)(join(MIGRATIONS_DIR, 'migrations.cjs'));
+  assert.deepEqual(Object.keys(esm).sort(), EXPORTS.filter((n) => !SEGMENTS_NAMES.includes(n)));
+  assert.deepEqual(Object.keys(cjs).sort(), Object.keys(esm).sort());
+  assert.equal(cjs.MigratorBuilder, esm.MigratorBuilder, 'one module instance for import and require');
+  const migrator = new esm.MigratorBuilder(esm.fixedStage('shadow'))
+    .read((n) => ({ n, at: 1 }), (n) => ({ n, at: 2 }), esm.sameStructure({ ignore: ['/at'] }))
+    .write((n) => n, (n) => n)
+    .build();
+  assert.deepEqual(await migrator.read('flag', { kind: 'user', key: 'k' }, 'off', 7), { origin: 'old', success: true, value: { n: 7, at: 1 } });
+  assert.deepEqual(migrator.stats().read.consistency, { checked: 1, consistent: 1, paths: {} });
+  // Its wasm is the migrations-only build: none of Big Segments' exports.
+  const wasmExports = WebAssembly.Module.exports(new WebAssembly.Module(readFileSync(join(MIGRATIONS_DIR, 'migrations_bg.wasm'))));
+  const fullExports = WebAssembly.Module.exports(new WebAssembly.Module(readFileSync(join(ROOT_DIR, 'dist/cutover_bg.wasm'))));
+  assert.ok(wasmExports.length < fullExports.length, `${wasmExports.length} exports against the full wasm's ${fullExports.length}`);
+});
+
+// Issue 23's target for this page is 40,000 B (not met: bench/scenarios/migrations-page-bytes.mjs
+// reports it). This bound is today's figure, 82,666 B, plus 2%: it keeps the page from growing
+// unnoticed until the target is reached, when it becomes the target.
+const MIGRATIONS_PAGE_BOUND = 84_500;
+test(`cutover/migrations: the size target's page, JS + wasm gzipped, is at most ${MIGRATIONS_PAGE_BOUND} B (target 40,000 B, not met)`, { skip: skipMigrations, timeout: 20_000 }, async (t) => {
+  const { buildPage } = await import(pathToFileURL(join(ROOT_DIR, 'bench/lib/page-size.mjs')).href);
+  const page = await buildPage('migrations');
+  const full = await buildPage('full');
+  t.diagnostic(`migrations page ${page.totalGz} B (JS ${page.jsGz}, wasm ${page.wasmGz}); on the full entry ${full.totalGz} B`);
+  assert.ok(page.totalGz <= MIGRATIONS_PAGE_BOUND, `the page is ${page.totalGz} B gzipped (JS ${page.jsGz}, wasm ${page.wasmGz})`);
+  assert.ok(page.totalGz < full.totalGz, 'smaller than the same page on the full entry');
 });
 
 test('node: every target of the exports map exists in the installed package', { skip }, () => {

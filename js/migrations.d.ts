@@ -1,0 +1,77 @@
+// The types of cutover/migrations (js/entries/migrations.js): the migrations API only (API.md
+// §2c), the same declarations as the full entry's, re-exported. scripts/bundle.mjs copies this
+// file to dist/migrations/migrations.d.ts (beside the entry files, naming ../index.js).
+
+export type {
+  Context,
+  ExecutionOrder,
+  LegacyUser,
+  Logger,
+  MeterLike,
+  CounterLike,
+  HistogramLike,
+  MetricAttributes,
+  MultiKindContext,
+  OpenFeatureContext,
+  OpenFeatureEvaluationContext,
+  Operation,
+  Origin,
+  SingleKindContext,
+  Stage,
+} from './index.js';
+export type {
+  BackgroundOptions,
+  DeclaredOrInferred,
+  Difference,
+  ExternalTracker,
+  Failure,
+  LatencyStats,
+  MigrationClient,
+  MigrationStats,
+  Migrator,
+  Mismatch,
+  MismatchOptions,
+  OperationFailure,
+  OperationOptions,
+  OperationResult,
+  OperationStats,
+  OperationSuccess,
+  OperationValue,
+  OriginArgument,
+  OriginFn,
+  OriginStats,
+  OriginValue,
+  PayloadArguments,
+  StageEvaluation,
+  WriteResult,
+} from './index.js';
+export { MigratorBuilder, MigratorConfigError, failure, fixedStage, migrationVariation } from './index.js';
+export type { Measurement, MigrationOpEvent } from './index.js';
+export { OpTracker } from './index.js';
+export type { LDClientLike, OpenFeatureClientLike, OpenFeatureDetailsLike, OpenFeatureMigrationDetails } from './index.js';
+export { launchDarklyClient, openFeatureClient } from './index.js';
+export type { SameStructureOptions, StructuralComparison } from './index.js';
+export { sameStructure } from './index.js';
+export type {
+  LDMethodFailure,
+  LDMethodResult,
+  LDMethodSuccess,
+  LDMigration,
+  LDMigrationOptions,
+  LDMigrationOrigin,
+  LDMigrationReadResult,
+  LDMigrationResult,
+  LDMigrationWriteResult,
+} from './index.js';
+export {
+  LDConcurrentExecution,
+  LDExecution,
+  LDExecutionOrdering,
+  LDMigrationError,
+  LDMigrationStage,
+  LDMigrationSuccess,
+  LDSerialExecution,
+  createMigration,
+} from './index.js';
+// Issue 23's browser names, re-exported here when their declarations land (other branches):
+// export { launchDarklyBrowserClient, beaconSink } from './index.js';
