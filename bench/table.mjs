@@ -1,6 +1,6 @@
-// The README's benchmark tables, from bench/results.json (what `npm run bench` wrote):
+// The benchmark tables of docs/BENCHMARKS.md, from bench/results.json (what `npm run bench` wrote):
 //   node bench/table.mjs [results.json]   prints them (markdown)
-//   node bench/table.mjs --readme         also puts them in README.md: the benchmark table between
+//   node bench/table.mjs --readme         also puts them in docs/BENCHMARKS.md: the benchmark table between
 //                                         the bench-table markers, the shadow read latency table
 //                                         (shadow-read-latency, with the CPU figures of
 //                                         shadow-read-parallel-fixedstage's background side)
@@ -8,7 +8,7 @@
 //   --latency=file (or --latency file)    the latency table from another results file, e.g. the
 //                                         BENCH_OUT of a run of only those two scenarios
 // A ratio shows as "median (p25–p75)" over the paired rounds; every other figure is a median.
-// Where the file has no shadow-read-latency entry, the latency block in README.md is left as it is.
+// Where the file has no shadow-read-latency entry, the latency block in docs/BENCHMARKS.md is left as it is.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { BASE_READS, CONCURRENCY, MAX_IN_FLIGHT, NEW_MS, OLD_MS } from './scenarios/shadow-read-latency.mjs';
@@ -19,7 +19,7 @@ const LATENCY_BEGIN = '<!-- latency-table: node bench/table.mjs --readme writes 
 const LATENCY_END = '<!-- /latency-table -->';
 const LATENCY = 'shadow-read-latency';
 const CPU = 'shadow-read-parallel-fixedstage';
-const README = fileURLToPath(new URL('../README.md', import.meta.url));
+const README = fileURLToPath(new URL('../docs/BENCHMARKS.md', import.meta.url));
 
 // Row order and the words a reader needs next to a scenario's name (bench/README.md has the rest).
 const ROWS = [
@@ -133,7 +133,7 @@ export function latencyTable(data) {
       "migration), cutover in both modes and LaunchDarkly's `createMigration`, on the same seeded delays " +
       `(\`${LATENCY}\`: ${BASE_READS.toLocaleString('en-US')}${scale} reads per row, ${CONCURRENCY} in flight, the rows taking turns in one ` +
       `process; ${r.rounds} runs on ${machine}; medians over the runs, ratios per run with their quartiles; ` +
-      'method in [bench/README.md](bench/README.md#latency)).',
+      'method in [bench/README.md](../bench/README.md#latency)).',
     '',
     "| read | p50 (ms) | p99 (ms) | p99 ÷ old alone's p99 |",
     '|---|---|---|---|',
@@ -167,11 +167,11 @@ export function latencyTable(data) {
   return out.join('\n');
 }
 
-/** README.md with the block between the markers `begin` … `end` replaced by `body`. */
+/** docs/BENCHMARKS.md with the block between the markers `begin` … `end` replaced by `body`. */
 export function intoReadme(readme, body, begin = BEGIN, end = END) {
   const a = readme.indexOf(begin);
   const b = readme.indexOf(end);
-  if (a < 0 || b < a) throw new Error(`README.md has no ${begin} … ${end} block`);
+  if (a < 0 || b < a) throw new Error(`docs/BENCHMARKS.md has no ${begin} … ${end} block`);
   return `${readme.slice(0, a + begin.length)}\n${body}\n${readme.slice(b)}`;
 }
 
@@ -195,7 +195,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     if (latency) readme = intoReadme(readme, latency, LATENCY_BEGIN, LATENCY_END);
     writeFileSync(README, readme);
     console.error(
-      `README.md: benchmark table replaced; ${latency ? 'latency table replaced' : `latency table left as it was (no ${LATENCY} entry in ${latencyFile ?? file})`}`,
+      `docs/BENCHMARKS.md: benchmark table replaced; ${latency ? 'latency table replaced' : `latency table left as it was (no ${LATENCY} entry in ${latencyFile ?? file})`}`,
     );
   }
 }

@@ -73,5 +73,4 @@ export {
   LDSerialExecution,
   createMigration,
 } from './index.js';
-// Issue 23's browser names, re-exported here when their declarations land (other branches):
-// export { launchDarklyBrowserClient, beaconSink } from './index.js';
+export { beaconSink, launchDarklyBrowserClient } from './index.js';

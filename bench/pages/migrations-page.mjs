@@ -3,11 +3,10 @@
 // bench/lib/page-size.mjs (the migrations-page-bytes scenario) and loaded in Chromium by
 // tests/runtimes/chromium.test.mjs. It imports `cutover/migrations`, which the builds alias to
 // dist/migrations/migrations.browser.mjs (or, for the comparison, the full entry).
-import { MigratorBuilder, fixedStage, sameStructure } from 'cutover/migrations';
-// beaconSink (issue 23 part 2, about 1 KB of JS) is built in another branch: the figures are
-// measured without it until it lands here. Then: import it beside the names above, and pass
-// `beaconSink('/events')` where `events` is below.
-const events = undefined;
+import { MigratorBuilder, beaconSink, fixedStage, sameStructure } from 'cutover/migrations';
+
+// The page's events, batched and posted home (to a relay: docs/EDGE.md).
+const events = beaconSink('./events');
 
 const search = (path) => async (query) => {
   const response = await fetch(`${path}?q=${encodeURIComponent(query)}`);

@@ -22,9 +22,8 @@ export {
 } from '../launchdarkly-migration.js';
 export { openFeatureClient } from '../openfeature.js';
 export { sameStructure } from '../diff.js';
-// Issue 23's browser names, added here when their files land (other branches):
-// export { launchDarklyBrowserClient } from '../browser-client.js';
-// export { beaconSink } from '../beacon.js';
+export { launchDarklyBrowserClient } from '../browser-client.js';
+export { beaconSink } from '../beacon.js';
 // The glue of the migrations wasm: bundle.mjs resolves '../wasm/cutover.js' (here and in every
 // module above) to js/wasm-migrations/cutover.js.
 export { default as initGlue, initSync } from '../wasm/cutover.js';
