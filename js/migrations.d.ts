@@ -50,7 +50,7 @@ export type { Measurement, MigrationOpEvent } from './index.js';
 export { OpTracker } from './index.js';
 export type { LDClientLike, OpenFeatureClientLike, OpenFeatureDetailsLike, OpenFeatureMigrationDetails } from './index.js';
 export { launchDarklyClient, openFeatureClient } from './index.js';
-export type { SameStructureOptions, StructuralComparison } from './index.js';
+export type { SameResponseOptions, SameStructureOptions, StructuralComparison } from './index.js';
 export { sameStructure } from './index.js';
 export type {
   LDMethodFailure,
@@ -73,4 +73,6 @@ export {
   LDSerialExecution,
   createMigration,
 } from './index.js';
-export { beaconSink, launchDarklyBrowserClient } from './index.js';
+export type { BeaconSink, BeaconSinkOptions, BeaconSinkStats } from './index.js';
+export type { LDBrowserClientLike, LDBrowserEvaluationDetail, LaunchDarklyBrowserClientOptions } from './index.js';
+export { beaconSink, launchDarklyBrowserClient, sameResponse } from './index.js';

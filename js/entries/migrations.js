@@ -22,6 +22,7 @@ export {
 } from '../launchdarkly-migration.js';
 export { openFeatureClient } from '../openfeature.js';
 export { sameStructure } from '../diff.js';
+export { sameResponse } from '../response.js';
 export { launchDarklyBrowserClient } from '../browser-client.js';
 export { beaconSink } from '../beacon.js';
 // The glue of the migrations wasm: bundle.mjs resolves '../wasm/cutover.js' (here and in every

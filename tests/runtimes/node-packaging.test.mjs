@@ -90,13 +90,14 @@ test('tarball: the whole package is at most 170 KB gzipped (what npm publishes; 
 // wasm (77 KB gzipped) would take the package over the bound above. Guarded from dist/.
 const MIGRATIONS_DIR = join(ROOT_DIR, 'dist/migrations');
 const skipMigrations = existsSync(join(MIGRATIONS_DIR, 'migrations_bg.wasm')) ? false : `${MIGRATIONS_DIR} is missing: run \`bash scripts/build.sh\``;
-// Every name of the full entry but Big Segments' (API.md §2c: the migrations API only).
-const SEGMENTS_NAMES = ['BigSegmentStoreManager', 'awsDynamoDbHost', 'bigSegmentRef', 'dynamoDbBigSegmentStore', 'hashContextKey', 'ioredisHost', 'launchDarklyBigSegmentStore', 'nodeRedisHost', 'redisBigSegmentStore', 'upstashHost'];
+// Every name of the full entry but Big Segments' and the relay's, the server half (API.md §2c: the
+// migrations API only).
+const NOT_MIGRATIONS = ['migrationEventRelay', 'BigSegmentStoreManager', 'awsDynamoDbHost', 'bigSegmentRef', 'dynamoDbBigSegmentStore', 'hashContextKey', 'ioredisHost', 'launchDarklyBigSegmentStore', 'nodeRedisHost', 'redisBigSegmentStore', 'upstashHost'];
 
 test('cutover/migrations: the migrations names only, the same from import and require, over its own wasm', { skip: skipMigrations, timeout: 20_000 }, async () => {
   const esm = await import(pathToFileURL(join(MIGRATIONS_DIR, 'migrations.node.mjs')).href);
   const cjs = createRequire(import.meta.url)(join(MIGRATIONS_DIR, 'migrations.cjs'));
-  assert.deepEqual(Object.keys(esm).sort(), EXPORTS.filter((n) => !SEGMENTS_NAMES.includes(n)));
+  assert.deepEqual(Object.keys(esm).sort(), EXPORTS.filter((n) => !NOT_MIGRATIONS.includes(n)));
   assert.deepEqual(Object.keys(cjs).sort(), Object.keys(esm).sort());
   assert.equal(cjs.MigratorBuilder, esm.MigratorBuilder, 'one module instance for import and require');
   const migrator = new esm.MigratorBuilder(esm.fixedStage('shadow'))
@@ -112,9 +113,9 @@ test('cutover/migrations: the migrations names only, the same from import and re
 });
 
 // Issue 23's target for this page is 40,000 B (not met: bench/scenarios/migrations-page-bytes.mjs
-// reports it). This bound is today's figure, 82,666 B, plus 2%: it keeps the page from growing
-// unnoticed until the target is reached, when it becomes the target.
-const MIGRATIONS_PAGE_BOUND = 84_500;
+// reports it). This bound is today's figure, 88,963 B (with beaconSink in the page), plus 2%: it
+// keeps the page from growing unnoticed until the target is reached, when it becomes the target.
+const MIGRATIONS_PAGE_BOUND = 90_700;
 test(`cutover/migrations: the size target's page, JS + wasm gzipped, is at most ${MIGRATIONS_PAGE_BOUND} B (target 40,000 B, not met)`, { skip: skipMigrations, timeout: 20_000 }, async (t) => {
   const { buildPage } = await import(pathToFileURL(join(ROOT_DIR, 'bench/lib/page-size.mjs')).href);
   const page = await buildPage('migrations');
