@@ -5,28 +5,5 @@ export { BigSegmentStoreManager, bigSegmentRef, hashContextKey, redisBigSegmentS
 export { ioredisHost, nodeRedisHost, upstashHost } from './redis-hosts.js';
 export { launchDarklyBigSegmentStore } from './launchdarkly-store.js';
 export { awsDynamoDbHost, dynamoDbBigSegmentStore } from './dynamodb.js';
-export {
-  MigratorBuilder,
-  MigratorConfigError,
-  OpTracker,
-  failure,
-  fixedStage,
-  launchDarklyClient,
-  migrationVariation,
-} from './migration.js';
-export {
-  LDConcurrentExecution,
-  LDExecution,
-  LDExecutionOrdering,
-  LDMigrationError,
-  LDMigrationStage,
-  LDMigrationSuccess,
-  LDSerialExecution,
-  createMigration,
-} from './launchdarkly-migration.js';
-export { openFeatureClient } from './openfeature.js';
-export { sameStructure } from './diff.js';
-export { sameResponse } from './response.js';
-export { beaconSink } from './beacon.js';
 export { migrationEventRelay } from './relay.js';
-export { launchDarklyBrowserClient } from './browser-client.js';
+export * from './migrations-api.js';

@@ -3,15 +3,7 @@
 // (GET /sdk/evalx/<clientSideId>/contexts/<base64url context>) with `flagsFor(context)`, in the
 // client-side flag format ({ key: { value, variation, version, reason } }). Records every request.
 import { createServer } from 'node:http';
-import { readFile } from 'node:fs/promises';
-import { extname, join, normalize, sep } from 'node:path';
-
-const TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.wasm': 'application/wasm',
-};
+import { notFound, serveFile } from './static-server.mjs';
 
 /** The context a polling path names (`null` when it does not decode to JSON). */
 function contextOf(encoded) {
@@ -34,20 +26,7 @@ export async function startLaunchDarklyBrowserServer({ routes, flagsFor }) {
       res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
       return res.end(JSON.stringify(flags));
     }
-    for (const [prefix, dir] of Object.entries(routes)) {
-      if (!path.startsWith(prefix)) continue;
-      const file = normalize(join(dir, path.slice(prefix.length)));
-      if (!file.startsWith(normalize(dir + sep))) break;
-      try {
-        const body = await readFile(file);
-        res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
-        return res.end(body);
-      } catch {
-        break;
-      }
-    }
-    res.writeHead(404, { 'content-type': 'text/plain' });
-    res.end(`not found: ${path}`);
+    if (!(await serveFile(routes, path, res))) notFound(res, path);
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
