@@ -15,6 +15,12 @@ const NAME = 'beaconSink';
 export const MAX_BODY_BYTES = 65535;
 /** setTimeout's longest delay; a longer one fires at once. */
 const MAX_DELAY_MS = 2147483647;
+/**
+ * Bodies waiting behind the one in flight, at most: an endpoint that never answers must not make
+ * the page hold every event it makes (100 bodies: up to 6.5 MB). The oldest go first, counted as
+ * dropped.
+ */
+export const MAX_UNSENT_BODIES = 100;
 
 const encoder = new TextEncoder();
 
@@ -186,6 +192,10 @@ export function beaconSink(url, options) {
   /** The waiting events, posted with keepalive fetches (one body in flight at a time). */
   function send() {
     unsent.push(...take());
+    while (unsent.length > MAX_UNSENT_BODIES) {
+      counts.dropped += unsent.shift().events;
+      lastError = new RangeError(`${NAME}: ${MAX_UNSENT_BODIES} bodies already wait for ${target}; the oldest was dropped`);
+    }
     pump();
   }
 

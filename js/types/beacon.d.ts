@@ -21,7 +21,10 @@ export interface BeaconSinkStats {
   sent: number;
   /** Events in bodies whose fetch rejected or was answered with another status. */
   failed: number;
-  /** Events never posted: given after `close()`, that JSON cannot write, or too large for one body. */
+  /**
+   * Events never posted: given after `close()`, that JSON cannot write, too large for one body, or
+   * in the oldest waiting body when 100 already waited behind the one in flight.
+   */
   dropped: number;
   /** The last failure: the fetch's rejection, an `Error` naming the status, or why an event was dropped. */
   lastError: unknown;

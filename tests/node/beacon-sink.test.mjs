@@ -205,3 +205,23 @@ test('a sink with events waiting does not keep a Node process alive', LIMIT, asy
   assert.equal(code, 0);
   assert.equal(out.trim(), 'waiting 1');
 });
+
+test('an endpoint that never answers: at most 100 bodies wait behind the one in flight, the oldest dropped', LIMIT, async () => {
+  const real = globalThis.fetch;
+  let calls = 0;
+  globalThis.fetch = () => {
+    calls++;
+    return new Promise(() => {}); // never settles
+  };
+  try {
+    const sink = beaconSink('https://collector.invalid/events', { maxBatch: 1, flushIntervalMs: NEVER });
+    for (let n = 0; n < 103; n++) sink(event(n));
+    assert.equal(calls, 1, 'one body in flight');
+    const stats = sink.stats();
+    assert.equal(stats.dropped, 2, 'the 101st and 102nd waiting bodies pushed the oldest out');
+    assert.match(stats.lastError.message, /100 bodies already wait/);
+    sink.close();
+  } finally {
+    globalThis.fetch = real;
+  }
+});
