@@ -1,9 +1,6 @@
 //! The strict model of a posted `migration_op` event (API.md §1 "Events and the tracker", SPEC A6),
-//! written as data: [`EVENT`] and the tables under it say which fields each object has, which are
-//! required, and what each value must be; one walk ([`check`]) reads a value against them, and
-//! names the first place it breaks them. (A table and one walk, not a reader per object: the
-//! readers written out cost 11.7 KB of gzipped wasm and took the tarball over its bound; this is
-//! a fraction of it.)
+//! checked: one walk ([`check`]) reads a value against the tables of `schema.rs`, and names the
+//! first place it breaks them.
 //!
 //! What is refused, beyond "not the wire format's fields and types":
 //! - a key named `__proto__` anywhere (a consumer copying the object by assignment would change a
@@ -18,186 +15,14 @@
 //! - an event no tracker could have built (SPEC A5): nothing invoked, a latency or an error for an
 //!   origin not invoked, a consistency result without both origins invoked, a measurement twice.
 
+use super::schema::Need::{ByLaunchDarkly, Optional};
+use super::schema::*;
 use super::wire::{text_units, Wire, MAX_TEXT};
 use crate::migration::context::{self, ContextFacts, KeyFacts, KindFact, NestedFact};
 
 /// Why a value is not an event the relay forwards: where, then what (`context.key: must be a
 /// non-empty string`).
 pub type Refusal = String;
-
-/// What a value must be.
-#[derive(Clone, Copy, Debug)]
-enum Shape {
-    /// A string within [`MAX_TEXT`].
-    Text,
-    /// A non-empty string within [`MAX_TEXT`].
-    Key,
-    /// One of these strings; the text says which ones.
-    OneOf(&'static [&'static str], &'static str),
-    Bool,
-    /// `true`: an origin's entry in `invoked` and `error`.
-    True,
-    /// An integer from 0 to `Number.MAX_SAFE_INTEGER`.
-    Count,
-    /// An integer of at least 1 (a check ratio that sampled).
-    Ratio,
-    /// The number 1 (see the module's text on `samplingRatio`).
-    One,
-    /// A finite number ≥ 0.
-    Latency,
-    /// An array of strings.
-    Strings,
-    /// Any JSON data within the bounds.
-    Data,
-    Object(&'static Object),
-    /// A context: an object of [`ATTRIBUTES`], or `kind: "multi"` and such objects by kind.
-    Context,
-    /// The measurements: an array of objects, each of the table its `key` names.
-    Measurements,
-}
-
-/// Whether an object's field must be there.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Need {
-    Optional,
-    Required,
-    /// Required because LaunchDarkly's `trackMigration` drops what lacks it; the text says so.
-    ByLaunchDarkly(&'static str),
-}
-
-#[derive(Debug)]
-struct Field {
-    name: &'static str,
-    need: Need,
-    shape: Shape,
-}
-
-/// An object's fields; `what` names the object in refusals of an unknown field. With
-/// `others_are_data`, other keys are allowed and hold data (a context's attributes).
-#[derive(Debug)]
-struct Object {
-    what: &'static str,
-    fields: &'static [Field],
-    others_are_data: bool,
-}
-
-const fn field(name: &'static str, need: Need, shape: Shape) -> Field {
-    Field { name, need, shape }
-}
-
-use Need::{ByLaunchDarkly, Optional, Required};
-
-const STAGES: Shape = Shape::OneOf(
-    &["off", "dualwrite", "shadow", "live", "rampdown", "complete"],
-    "a stage (off, dualwrite, shadow, live, rampdown, complete)",
-);
-
-const REASON: Object = Object {
-    what: "an evaluation reason",
-    fields: &[
-        field(
-            "kind",
-            Required,
-            Shape::OneOf(
-                &["OFF", "FALLTHROUGH", "TARGET_MATCH", "RULE_MATCH", "PREREQUISITE_FAILED", "ERROR"],
-                "one of OFF, FALLTHROUGH, TARGET_MATCH, RULE_MATCH, PREREQUISITE_FAILED, ERROR",
-            ),
-        ),
-        field("errorKind", Optional, Shape::Text),
-        field("ruleId", Optional, Shape::Text),
-        field("ruleIndex", Optional, Shape::Count),
-        field("prerequisiteKey", Optional, Shape::Text),
-        field("inExperiment", Optional, Shape::Bool),
-        field("bigSegmentsStatus", Optional, Shape::Text),
-    ],
-    others_are_data: false,
-};
-
-const EVALUATION: Object = Object {
-    what: "an evaluation",
-    fields: &[
-        field("key", Required, Shape::Key),
-        field("value", Required, STAGES),
-        field("default", Required, STAGES),
-        field("reason", ByLaunchDarkly("an event without one"), Shape::Object(&REASON)),
-        field("variation", Optional, Shape::Count),
-        field("version", Optional, Shape::Count),
-    ],
-    others_are_data: false,
-};
-
-const META: Object = Object {
-    what: "a context's _meta",
-    fields: &[field("privateAttributes", Optional, Shape::Strings)],
-    others_are_data: false,
-};
-
-/// One single-kind context (or legacy user, or a multi-kind context's part): LaunchDarkly's own
-/// attributes of their types, any other as data. `kind` is read by [`check_context`].
-const ATTRIBUTES: Object = Object {
-    what: "a context",
-    fields: &[
-        field("kind", Optional, Shape::Text),
-        field("key", Required, Shape::Key),
-        field("anonymous", Optional, Shape::Bool),
-        field("name", Optional, Shape::Text),
-        field("_meta", Optional, Shape::Object(&META)),
-        field("privateAttributeNames", Optional, Shape::Strings),
-    ],
-    others_are_data: true,
-};
-
-const ORIGIN_FLAGS: Object = Object {
-    what: "a measurement's values (old, new)",
-    fields: &[field("old", Optional, Shape::True), field("new", Optional, Shape::True)],
-    others_are_data: false,
-};
-
-const ORIGIN_LATENCIES: Object = Object {
-    what: "a measurement's values (old, new)",
-    fields: &[field("old", Optional, Shape::Latency), field("new", Optional, Shape::Latency)],
-    others_are_data: false,
-};
-
-const MEASUREMENT_KEY: Shape =
-    Shape::OneOf(&["invoked", "consistent", "latency_ms", "error"], "invoked, consistent, latency_ms or error");
-
-const FLAGS_MEASUREMENT: Object = Object {
-    what: "this measurement",
-    fields: &[field("key", Required, MEASUREMENT_KEY), field("values", Required, Shape::Object(&ORIGIN_FLAGS))],
-    others_are_data: false,
-};
-
-const LATENCY_MEASUREMENT: Object = Object {
-    what: "this measurement",
-    fields: &[field("key", Required, MEASUREMENT_KEY), field("values", Required, Shape::Object(&ORIGIN_LATENCIES))],
-    others_are_data: false,
-};
-
-const CONSISTENT_MEASUREMENT: Object = Object {
-    what: "this measurement",
-    fields: &[
-        field("key", Required, MEASUREMENT_KEY),
-        field("value", Required, Shape::Bool),
-        field("samplingRatio", ByLaunchDarkly("a consistent measurement without one"), Shape::Ratio),
-    ],
-    others_are_data: false,
-};
-
-/// The event.
-const EVENT: Object = Object {
-    what: "a migration_op event",
-    fields: &[
-        field("kind", Required, Shape::OneOf(&["migration_op"], "migration_op")),
-        field("creationDate", Required, Shape::Count),
-        field("operation", Required, Shape::OneOf(&["read", "write"], "read or write")),
-        field("context", Required, Shape::Context),
-        field("evaluation", Required, Shape::Object(&EVALUATION)),
-        field("samplingRatio", Optional, Shape::One),
-        field("measurements", Required, Shape::Measurements),
-    ],
-    others_are_data: false,
-};
 
 /// Where a value sits in the event, written out only for a refusal.
 #[derive(Clone, Copy)]

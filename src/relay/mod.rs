@@ -4,6 +4,7 @@
 //! type, body size, parsing, the response) stays in js/relay.js.
 
 pub mod event;
+mod schema;
 pub mod wire;
 
 pub use event::Refusal;
