@@ -39,7 +39,12 @@ wasm=target/wasm32-unknown-unknown/release/cutover.wasm
 rm -rf js/wasm dist.tmp "$stamp" && mkdir -p dist.tmp .wb
 wasm-bindgen --target web --out-dir js/wasm --out-name cutover "$wasm"
 # --converge: -Oz until nothing shrinks; with the -Oz below, tarball 112,754 → 112,624 B (8 s of build).
-node_modules/.bin/wasm-opt -Oz --converge --strip-debug --strip-producers js/wasm/cutover_bg.wasm -o js/wasm/cutover_opt.wasm
+# --low-memory-unused lets wasm-opt fold constant offsets into loads and stores: −740 B of gzipped
+# wasm (111,994 → 111,254; the migrations wasm likewise). It holds for Rust's wasm32 layout, where
+# lld puts the 1 MiB stack first, growing down from 1 MiB: the low 1 KiB would be touched only by
+# the last KiB of a full stack, and nothing here recurses that deep (the walks are bounded).
+opt=(-Oz --converge --low-memory-unused --strip-debug --strip-producers)
+node_modules/.bin/wasm-opt "${opt[@]}" js/wasm/cutover_bg.wasm -o js/wasm/cutover_opt.wasm
 # The imports' and exports' names shortened (-2.3 KB gzipped wasm, and the glue's copies of them:
 # tarball 118,892 → 115,081 B), in a run of its own so that its map, which bundle.mjs renames the
 # glue's names by, is printed once; -Oz after it lays the renamed module out smaller (of those 130 B).
@@ -55,7 +60,7 @@ RUSTFLAGS="${RUSTFLAGS:-} -C llvm-args=-inline-threshold=25" \
 small=target/wasm32-unknown-unknown/migrations/cutover.wasm
 rm -rf js/wasm-migrations && mkdir -p dist.tmp/migrations
 wasm-bindgen --target web --out-dir js/wasm-migrations --out-name cutover "$small"
-node_modules/.bin/wasm-opt -Oz --converge --strip-debug --strip-producers js/wasm-migrations/cutover_bg.wasm -o js/wasm-migrations/cutover_opt.wasm
+node_modules/.bin/wasm-opt "${opt[@]}" js/wasm-migrations/cutover_bg.wasm -o js/wasm-migrations/cutover_opt.wasm
 node_modules/.bin/wasm-opt --minify-imports-and-exports-and-modules -Oz js/wasm-migrations/cutover_opt.wasm \
   -o dist.tmp/migrations/migrations_bg.wasm > js/wasm-migrations/minify.json
 node scripts/bundle.mjs dist.tmp

@@ -44,6 +44,13 @@
 // one comparison of the two runs of slots, unless the tape is irregular (slot 2: something was
 // thrown, unreadable, seen again or cut), and walks only the other pairs (src/js/tape.rs).
 //
+// Re-entrancy: code of the caller's that runs while a tape is written (a getter, a trap) may
+// compare other values, which writes another tape (a migrator's read with sameStructure, or
+// sameStructure itself). That tape is written and compared at once, in the same buffer: before
+// it starts, the state of the one it interrupts (its slots so far, counts, ids) is put aside
+// (`suspend`), and the interrupted one puts it back (`resume`) as soon as the caller's code
+// returns, before it writes anything more. Only a nested tape pays for that.
+//
 // Memory: the wasm's buffer is written in place (tapeView); before each write after code of the
 // caller's ran (a getter, a trap) its length is checked, which also catches a view of memory
 // that grew meanwhile (length 0) and asks for the new one. Nothing of the caller's is kept after
@@ -79,6 +86,12 @@ let full = false;
 let irregular = false;
 let depthLimit = 0;
 let busy = false;
+/** This tape interrupted another one, whose state is on `suspended`: it leaves `stale` when it ends. */
+let nested = false;
+/** The state in the variables here is a nested tape's: the interrupted one must `resume`. */
+let stale = false;
+/** The states of interrupted tapes, innermost last. */
+const suspended = [];
 let newSide = false;
 /** `for…in` lists only own keys: Object.prototype has no enumerable key (checked per tape). */
 let ownOnly = true;
@@ -299,9 +312,11 @@ function putObject(v, node, depth) {
     array = isArray(v);
     if (!array) proto = getPrototypeOf(v);
   } catch (error) {
+    if (stale) resume();
     unreadable(v, node, error);
     return;
   }
+  if (stale) resume();
   if (array || proto === objectPrototype || proto === null) {
     const written = array ? putArray(v, node, depth) : putPlain(v, node, depth);
     if (written && !newSide) {
@@ -323,6 +338,7 @@ function putDateOrOther(v) {
   } catch {
     // a proxy's trap threw, or a Date's prototype without a Date: compared by identity
   }
+  if (stale) resume();
   if (time === undefined) putOther(v);
   else write(DATE, time);
 }
@@ -333,9 +349,11 @@ function putArray(v, node, depth) {
   try {
     n = v.length >>> 0;
   } catch (error) {
+    if (stale) resume();
     unreadable(v, node, error);
     return false;
   }
+  if (stale) resume();
   if (!write(ARRAY, n)) return false;
   const next = depth + 1;
   if (next > depthLimit) {
@@ -357,10 +375,12 @@ function putArray(v, node, depth) {
     try {
       item = v[i];
     } catch (error) {
+      if (stale) resume();
       threw(error);
       if (full) break;
       continue;
     }
+    if (stale) resume();
     put(item, next);
     if (full) break;
   }
@@ -401,9 +421,11 @@ function member(v, key, next, deep) {
   try {
     item = v[key];
   } catch (error) {
+    if (stale) resume();
     threw(error);
     return full ? 0 : 1;
   }
+  if (stale) resume();
   put(item, next);
   return full ? 0 : 1;
 }
@@ -426,12 +448,14 @@ function putPlain(v, node, depth) {
   try {
     if (ownOnly) {
       for (const key in v) {
+        if (stale) resume();
         const went = member(v, key, next, deep);
         if (went >= 0) count++;
         if (went !== 1) break;
       }
     } else {
       const keys = Object.keys(v);
+      if (stale) resume();
       for (let i = 0; i < keys.length; i++) {
         const went = member(v, keys[i], next, deep);
         if (went >= 0) count++;
@@ -441,6 +465,7 @@ function putPlain(v, node, depth) {
   } catch (error) {
     // Listing the keys threw (a proxy's trap): the object is unreadable; what was written of it
     // is taken back.
+    if (stale) resume();
     path[depth] = undefined;
     at = header;
     ordinal = node;
@@ -454,6 +479,7 @@ function putPlain(v, node, depth) {
     unreadable(v, node, error);
     return false;
   }
+  if (stale) resume();
   path[depth] = undefined;
   if (view.length === 0) view = tapeGrow(at);
   if (header + 1 < view.length) view[header + 1] = full ? count + 1 : count;
@@ -485,7 +511,8 @@ function flushKeys() {
 function begin(maxNodes, maxDepth, keep) {
   if (!codesRead) readCodes();
   if (keptValues !== null || stringsKept) releaseTape();
-  if (keyIds.size > MAX_KEYS || keyChars > MAX_KEY_CHARS) {
+  // A nested tape keeps the interned keys: the one it interrupted has their ids on its slots.
+  if (!nested && (keyIds.size > MAX_KEYS || keyChars > MAX_KEY_CHARS)) {
     keyIds.clear();
     keyChars = 0;
     resetKeys();
@@ -535,6 +562,47 @@ function forgetStrings() {
   stringsKept = false;
 }
 
+// What a nested tape overwrites of the one it interrupts, beside the slots and the scalars below.
+const lists = [path, pathNodes, oldStrings, oldStringSlots, newStringSlots, oldKeys, oldKeyIds, oldObjects,
+  oldObjectNodes, oldStartStrings, oldStartKeys, oldEndObjects, oldEndStrings, oldEndKeys, valuePool];
+const maps = [stringIds, others, thrownPool];
+
+/** Puts aside the state of the tape being written, which a nested one is about to overwrite. */
+function suspend() {
+  if (view.length < at) view = tapeView();
+  suspended.push([view.slice(0, at), lists.map((list) => list.slice()), maps.map((map) => new Map(map)), [
+    at, ordinal, sideEnd, full, irregular, depthLimit, newSide, ownOnly, nested, canonical, pooled, values, thrownBy,
+    oldStringCount, newStringCount, oldKeyCount, newKeyCount, keysAligned, oldObjectCount, newObjectCount,
+  ]]);
+}
+
+/** Puts back the state of the tape a nested one interrupted (it has ended): that one goes on. */
+function resume() {
+  stale = false;
+  const saved = suspended.pop();
+  if (saved === undefined) return;
+  const [slots, savedLists, savedMaps, scalars] = saved;
+  [
+    at, ordinal, sideEnd, full, irregular, depthLimit, newSide, ownOnly, nested, canonical, pooled, values, thrownBy,
+    oldStringCount, newStringCount, oldKeyCount, newKeyCount, keysAligned, oldObjectCount, newObjectCount,
+  ] = scalars;
+  view = tapeGrow(slots.length);
+  view.set(slots, 0);
+  lists.forEach((list, i) => {
+    const from = savedLists[i];
+    list.length = from.length;
+    for (let j = 0; j < from.length; j++) list[j] = from[j];
+  });
+  maps.forEach((map, i) => {
+    map.clear();
+    savedMaps[i].forEach((value, key) => map.set(key, value));
+  });
+  keptValues = null;
+  keptThrown = null;
+  stringsKept = false;
+  busy = true;
+}
+
 /**
  * Writes `oldValue` and `newValue` onto the wasm's tape: a TapeStatus. With `keep`, each node's
  * value and what reading it threw stay for tapeValue until releaseTape. Never throws.
@@ -543,8 +611,11 @@ function forgetStrings() {
  * @returns {import('../wasm/cutover.js').TapeStatus}
  */
 export function flatten(oldValue, newValue, maxNodes, maxDepth, keep) {
-  if (busy) return TapeStatus.Busy;
+  const inner = busy || stale;
+  if (busy) suspend();
+  stale = false;
   busy = true;
+  nested = inner;
   let status = TapeStatus.Failed;
   try {
     const budget = begin(maxNodes, maxDepth, keep);
@@ -584,6 +655,7 @@ export function flatten(oldValue, newValue, maxNodes, maxDepth, keep) {
       status = TapeStatus.Failed;
     }
     busy = false;
+    if (nested) stale = true;
   }
   return status;
 }

@@ -29,7 +29,8 @@ export type StructuralComparison = (oldValue: unknown, newValue: unknown) => boo
  *   `NaN` and `+0` to `-0`; `Date`s by time; anything else (class instances, functions, `Map`s,
  *   symbols) by identity.
  * - Cycles are safe. Values are read by reference, never copied, and every read is guarded: a
- *   getter that throws or a revoked proxy makes the answer `false`, never a throw.
+ *   getter that throws or a revoked proxy makes the answer `false`, never a throw. A getter may
+ *   run comparisons of its own (a migrator's read included): each answers as it would alone.
  * - Bounded: at most 10,000 nodes per value and 64 levels deep; a pair too large or too deep to
  *   compare within those bounds answers `false` (cutover cannot vouch for what it did not
  *   compare).

@@ -247,10 +247,9 @@ codes! {
     TapeStatus {
         /// Both values are on the tape.
         Written = 0,
-        /// A tape was being written already (a getter of the values compared ran a comparison):
-        /// nothing was written, the comparison answers as for values it could not read.
-        Busy = 1,
-        /// Writing failed (the JavaScript stack ran out): as `Busy`.
-        Failed = 2,
+        /// Writing failed (the JavaScript stack ran out): nothing of the tape is read, and the
+        /// comparison answers as for values it could not read. (A comparison that a getter of the
+        /// values runs meanwhile writes a nested tape: js/bridge/tape.js, "Re-entrancy".)
+        Failed = 1,
     }
 }

@@ -307,17 +307,40 @@ test('a getter that throws, a revoked proxy or a trap that throws answers false,
   assert.equal(same(new Proxy({ a: 1 }, {}), { a: 1 }), true, 'a proxy that does not throw reads as its target');
 });
 
-test('a getter that runs a comparison gets false from it; the comparison around it still answers', () => {
-  let inner;
+test('a getter that runs a comparison gets its answer; the comparison around it still answers', () => {
+  const inner = [];
   const reentrant = {
     get a() {
-      inner = same({ x: 1 }, { x: 1 });
+      inner.push(same({ x: 1, s: 'text' }, { x: 1, s: 'text' }), same({ x: 1 }, { x: 2 }));
       return 1;
     },
+    b: ['one', 'two'],
   };
-  assert.equal(same(reentrant, { a: 1 }), true);
-  assert.equal(inner, false, 'a tape was being written: the inner comparison could not run');
+  assert.equal(same(reentrant, { a: 1, b: ['one', 'two'] }), true);
+  assert.equal(same({ a: 1, b: ['one', 'two'] }, reentrant), true, 'on the new side too');
+  assert.equal(same(reentrant, { a: 1, b: ['one', 'three'] }), false);
+  assert.deepEqual(inner, [true, false, true, false, true, false], 'each nested comparison answered');
   assert.equal(same({ x: 1 }, { x: 1 }), true, 'and the next one runs');
+});
+
+test('a getter that throws after running a comparison, and a trap that runs one, leave the comparison around them right', () => {
+  const answers = [];
+  const throwing = {
+    k: 'same',
+    get a() {
+      answers.push(same(['p', { q: 1 }], ['p', { q: 1 }]));
+      throw new Error('no');
+    },
+  };
+  assert.equal(same(throwing, { k: 'same', a: 1 }), false);
+  const trapped = new Proxy({ k: 'v' }, {
+    ownKeys(target) {
+      answers.push(same({ t: 'x' }, { t: 'y' }));
+      return Reflect.ownKeys(target);
+    },
+  });
+  assert.equal(same({ o: trapped, s: 'z' }, { o: { k: 'v' }, s: 'z' }), true);
+  assert.deepEqual(answers, [true, false]);
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -535,4 +558,83 @@ test('on 3,000 seeded random pairs, sameStructure answers as the reference does'
     if (expected) assert.equal(noise(a, b), true, `pair ${i} with ignore: ${inspect([a, b], { depth: 9 })}`);
   }
   assert.ok(equal > 1000 && equal < 2800, `${equal} equal pairs`);
+});
+
+test('on 1,000 seeded random pairs with getters that run comparisons, two deep, every comparison answers as the reference does', () => {
+  const next = random(23);
+  const pick = (list) => list[Math.floor(next() * list.length)];
+  const value = (depth) => {
+    const r = next();
+    if (depth > 3 || r < 0.4) return pick(['a', 'b', '', 'long text here', 0, 1, 2.5, NaN, true, null, undefined]);
+    if (r < 0.65) return Array.from({ length: Math.floor(next() * 4) }, () => value(depth + 1));
+    const o = {};
+    for (let i = Math.floor(next() * 4); i > 0; i--) o[pick(['a', 'b', 'c', 'd', '1'])] = value(depth + 1);
+    return o;
+  };
+  const copy = (v) => (v !== null && typeof v === 'object' ? (Array.isArray(v) ? v.map(copy) : Object.fromEntries(Object.entries(v).map(([k, x]) => [k, copy(x)]))) : v);
+  const containers = (v, out = []) => {
+    if (v !== null && typeof v === 'object') {
+      out.push(v);
+      for (const x of Object.values(v)) containers(x, out);
+    }
+    return out;
+  };
+  /** A getter on one member of `v` (when it has any) that runs `run` whenever it is read. */
+  const hook = (v, run) => {
+    const holders = containers(v).filter((c) => Object.keys(c).length > 0);
+    if (holders.length === 0) return;
+    const holder = pick(holders);
+    const key = pick(Object.keys(holder));
+    const held = holder[key];
+    Object.defineProperty(holder, key, { enumerable: true, configurable: true, get: () => (run(), held) });
+  };
+  const explained = sameStructure({ ignore: ['/c'] });
+  const wrong = [];
+  let checks = 0;
+  for (let i = 0; i < 1000; i++) {
+    const pair = () => {
+      const a = value(0);
+      const b = next() < 0.5 ? copy(a) : value(0);
+      return [a, b, reference(a, b)];
+    };
+    const [a, b, expected] = pair();
+    const [c, d, innerExpected] = pair();
+    const [e, f, deepestExpected] = pair();
+    hook(c, () => {
+      checks++;
+      if (same(e, f) !== deepestExpected) wrong.push(`pair ${i}, two deep: ${inspect([e, f], { depth: 9 })}`);
+    });
+    hook(next() < 0.5 ? a : b, () => {
+      checks++;
+      if (same(c, d) !== innerExpected) wrong.push(`pair ${i}, nested: ${inspect([c, d], { depth: 9 })}`);
+      if (innerExpected && !explained(c, d)) wrong.push(`pair ${i}, nested, with ignore`);
+    });
+    assert.equal(same(a, b), expected, `pair ${i}: ${inspect([a, b], { depth: 9 })}`);
+  }
+  assert.deepEqual(wrong, []);
+  assert.ok(checks > 600, `${checks} nested comparisons ran`);
+});
+
+test('a migrator that explains mismatches explains the same paths when a getter of its values runs comparisons', async () => {
+  const quiet = { logger: { debug() {}, info() {}, warn() {}, error() {} } };
+  const run = async (withGetters) => {
+    const oldValue = { id: 'x', items: [{ price: 1, name: 'a' }, { price: 2, name: 'b' }], tag: 'same' };
+    const newValue = { id: 'x', items: [{ price: 1, name: 'a' }, { price: 3, name: 'b' }], tag: 'other' };
+    if (withGetters) {
+      for (const item of [...oldValue.items, ...newValue.items]) {
+        const name = item.name;
+        Object.defineProperty(item, 'name', { enumerable: true, get: () => (same({ n: name, m: [name] }, { n: name, m: ['x'] }), name) });
+      }
+    }
+    const migrator = new MigratorBuilder(fixedStage('shadow'), quiet)
+      .mismatches()
+      .read(() => oldValue, () => newValue, sameStructure())
+      .write(() => 1, () => 1)
+      .build();
+    await migrator.read('mig', { kind: 'user', key: 'k' }, 'off');
+    return migrator.mismatches().map((m) => m.differences.map((d) => [d.path, d.kind]));
+  };
+  const plain = await run(false);
+  assert.deepEqual(plain, [[['/items/1/price', 'changed'], ['/tag', 'changed']]]);
+  assert.deepEqual(await run(true), plain);
 });

@@ -5,6 +5,7 @@ import dynalite from 'dynalite';
 import {
   DynamoDBClient,
   CreateTableCommand,
+  DescribeTableCommand,
   GetItemCommand,
   PutItemCommand,
   UpdateItemCommand,
@@ -60,7 +61,14 @@ export async function createTable(client, tag = 'bigsegs', name = undefined) {
       BillingMode: 'PAY_PER_REQUEST',
     }),
   );
-  return TableName;
+  // dynalite makes a table ACTIVE on a timer (even with createTableMs 0): an item written before
+  // then gets "Requested resource not found", which a loaded machine made happen.
+  for (let polls = 0; polls < 200; polls++) {
+    const { Table } = await client.send(new DescribeTableCommand({ TableName }));
+    if (Table?.TableStatus === 'ACTIVE') return TableName;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  throw new Error(`createTable: ${TableName} did not become ACTIVE`);
 }
 
 const ns = (prefix, base) => (prefix ? `${prefix}:${base}` : base);
