@@ -86,7 +86,7 @@ let full = false;
 let irregular = false;
 let depthLimit = 0;
 let busy = false;
-/** This tape interrupted another one, whose state is on `suspended`: it leaves `stale` when it ends. */
+/** This tape runs inside another one's write, whose state is on `suspended`: it leaves `stale` when it ends. */
 let nested = false;
 /** The state in the variables here is a nested tape's: the interrupted one must `resume`. */
 let stale = false;
@@ -613,6 +613,8 @@ function resume() {
 export function flatten(oldValue, newValue, maxNodes, maxDepth, keep) {
   const inner = busy || stale;
   if (busy) suspend();
+  // Snapshots above this one are of this tape (or of tapes nested in it): gone when it ends.
+  const base = suspended.length;
   stale = false;
   busy = true;
   nested = inner;
@@ -654,8 +656,11 @@ export function flatten(oldValue, newValue, maxNodes, maxDepth, keep) {
     } catch {
       status = TapeStatus.Failed;
     }
+    // A tape that failed while one nested in it had not been resumed leaves nothing behind: the
+    // tape it interrupted (if any) resumes from its own snapshot, a top-level one from none.
+    suspended.length = base;
     busy = false;
-    if (nested) stale = true;
+    stale = nested;
   }
   return status;
 }

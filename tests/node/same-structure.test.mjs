@@ -638,3 +638,33 @@ test('a migrator that explains mismatches explains the same paths when a getter 
   assert.deepEqual(plain, [[['/items/1/price', 'changed'], ['/tag', 'changed']]]);
   assert.deepEqual(await run(true), plain);
 });
+
+test('comparisons with getters that compare, started at every depth of a nearly full stack, leave later ones right', () => {
+  const reentrant = () => ({
+    s: 'text',
+    get g() {
+      same({ n: [1, 'x'] }, { n: [1, 'x'] });
+      return [1, 2, 3];
+    },
+  });
+  // Near the stack's end some of these run out of stack inside the writer (then false, never a
+  // throw), some while a nested tape is open.
+  let answered = 0;
+  const descend = (n) => {
+    try {
+      descend(n + 1);
+    } catch {
+      // the bottom of the stack
+    }
+    if (n % 4 === 0) {
+      same(reentrant(), reentrant());
+      answered++;
+    }
+  };
+  descend(0);
+  assert.ok(answered > 100, `${answered} comparisons near the stack's end`);
+  assert.equal(same(reentrant(), reentrant()), true);
+  assert.equal(same({ a: reentrant(), b: 'x' }, { a: reentrant(), b: 'y' }), false);
+  assert.equal(same({ a: ['p', { q: 'r' }] }, { a: ['p', { q: 'r' }] }), true);
+  assert.equal(same({ a: ['p', { q: 'r' }] }, { a: ['p', { q: 's' }] }), false);
+});

@@ -5,11 +5,11 @@ import dynalite from 'dynalite';
 import {
   DynamoDBClient,
   CreateTableCommand,
-  DescribeTableCommand,
   GetItemCommand,
   PutItemCommand,
   UpdateItemCommand,
   DeleteItemCommand,
+  waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
 
 export { GetItemCommand, PutItemCommand };
@@ -62,13 +62,10 @@ export async function createTable(client, tag = 'bigsegs', name = undefined) {
     }),
   );
   // dynalite makes a table ACTIVE on a timer (even with createTableMs 0): an item written before
-  // then gets "Requested resource not found", which a loaded machine made happen.
-  for (let polls = 0; polls < 200; polls++) {
-    const { Table } = await client.send(new DescribeTableCommand({ TableName }));
-    if (Table?.TableStatus === 'ACTIVE') return TableName;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  throw new Error(`createTable: ${TableName} did not become ACTIVE`);
+  // then gets "Requested resource not found", which a loaded machine made happen. The SDK's
+  // waiter checks at once, then once a second.
+  await waitUntilTableExists({ client, maxWaitTime: 10, minDelay: 1, maxDelay: 1 }, { TableName });
+  return TableName;
 }
 
 const ns = (prefix, base) => (prefix ? `${prefix}:${base}` : base);
