@@ -84,16 +84,19 @@ function hints(flagKey, defaultStage, signal) {
 /**
  * An operation's caller side, handed to the wasm as one argument (src/js/migrator.rs, run):
  * the promise's functions, the caller's signal, whether the result takes LaunchDarkly's shape
- * (createMigration's `result` for `value`: js/bridge/results.js builds it once), and the
- * `waitUntil` a background part is handed to (js/bridge/results.js, handOver).
+ * (createMigration's `result` for `value`: js/bridge/results.js builds it once), the
+ * `waitUntil` a background part is handed to (js/bridge/results.js, handOver), and the
+ * migrator's `held` functions, which the wasm keeps this object for until the operation has
+ * ended (js/bridge/held.js).
  */
 class Pending {
-  constructor(resolve, reject, signal, launchDarklyShape, waitUntil) {
+  constructor(resolve, reject, signal, launchDarklyShape, waitUntil, held) {
     this.resolve = resolve;
     this.reject = reject;
     this.signal = signal;
     this.launchDarklyShape = launchDarklyShape;
     this.waitUntil = waitUntil;
+    this.held = held;
     /** The resolve function of the promise `waitUntil` got (js/bridge/results.js, handOver). */
     this.ended = undefined;
   }
@@ -110,10 +113,13 @@ class Migrator {
   #inner;
   /** `background({ waitUntil })`'s, for operations whose options name none. */
   #waitUntil;
-  constructor(token, inner, waitUntil) {
+  /** The functions the wasm holds weakly (js/bridge/held.js). */
+  #held;
+  constructor(token, inner, waitUntil, held) {
     if (token !== INNER) throw new TypeError('a Migrator is made by MigratorBuilder#build()');
     this.#inner = inner;
     this.#waitUntil = waitUntil;
+    this.#held = held;
   }
   read(flagKey, context, defaultStage, payload, options) {
     return this.#run(READ, flagKey, context, defaultStage, payload, options);
@@ -131,7 +137,7 @@ class Migrator {
       const waitUntil = (options === undefined ? undefined : waitUntilOf(options)) ?? this.#waitUntil;
       const hinted = hints(flagKey, defaultStage, signal) | (operation.write ? Hint.Write : 0) |
         (waitUntil === undefined ? 0 : Hint.WaitUntil);
-      const pending = new Pending(resolve, reject, signal, operation.launchDarklyShape, waitUntil);
+      const pending = new Pending(resolve, reject, signal, operation.launchDarklyShape, waitUntil, this.#held);
       this.#inner.run(flagKey, hinted, context, defaultStage, payload, pending);
     });
   }
@@ -152,6 +158,11 @@ class Migrator {
 export class MigratorBuilder {
   #inner;
   #waitUntil;
+  /**
+   * The functions given to this builder (origins, comparisons, onMismatch), each added once the
+   * wasm took it, which holds them only weakly: js/bridge/held.js. Its Migrators share the list.
+   */
+  #held = [];
   constructor(client, builderOptions) {
     const { logger } = options(builderOptions, 'options', OptionsOf.MigratorBuilder);
     this.#inner = new wasm.WasmMigratorBuilder(client, logger, launchDarklyAdapters.has(client));
@@ -196,7 +207,9 @@ export class MigratorBuilder {
   mismatches(mismatchOptions) {
     const opts = options(mismatchOptions, 'mismatches: options', OptionsOf.MigratorMismatches);
     // The core checks each value (a TypeError or RangeError naming it).
-    this.#inner.mismatches(read(opts, 'keep'), read(opts, 'maxDifferences'), read(opts, 'onMismatch'));
+    const onMismatch = read(opts, 'onMismatch');
+    this.#inner.mismatches(read(opts, 'keep'), read(opts, 'maxDifferences'), onMismatch);
+    this.#held.push(onMismatch);
     return this;
   }
   read(oldFn, newFn, comparison) {
@@ -205,10 +218,12 @@ export class MigratorBuilder {
     const native = nativeComparison(comparison);
     if (native === undefined) this.#inner.read(oldFn, newFn, comparison);
     else this.#inner.readSameStructure(oldFn, newFn, comparison, native);
+    this.#held.push(oldFn, newFn, comparison);
     return this;
   }
   write(oldFn, newFn) {
     this.#inner.write(oldFn, newFn);
+    this.#held.push(oldFn, newFn);
     return this;
   }
   build() {
@@ -218,7 +233,7 @@ export class MigratorBuilder {
     } catch (e) {
       throw new MigratorConfigError(e.message);
     }
-    return new Migrator(INNER, inner, this.#waitUntil);
+    return new Migrator(INNER, inner, this.#waitUntil, this.#held);
   }
 }
 

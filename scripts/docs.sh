@@ -10,6 +10,8 @@
 # both in scripts/typedoc/node_modules, where TypeDoc's `import 'typescript'` finds 6, and
 # node_modules/.bin/tsc stays 7. (A top-level alias for TypeScript 6 would take over
 # node_modules/.bin/tsc; typedoc itself at the top level conflicts with typescript 7 as its peer.)
+# Source links are off (typedoc.json: disableSources): the package names no repository for them to
+# point into, and TypeDoc warns (an error with --strict) when the checkout has no hosted `origin`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 strict=()

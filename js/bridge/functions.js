@@ -4,6 +4,7 @@
 //   names.js    the names the wasm's codes stand for, told when it starts
 //   waiting.js  the clock, promises, timers and abort signals
 //   answers.js  a flag client's answer, classified
+//   held.js     the caller's functions a migrator keeps, held weakly by the wasm
 //   origins.js  origins and comparisons, called and timed
 //   trackers.js a flag system's own tracker, and the event it makes
 //   events.js   cutover's own migration_op event
@@ -16,7 +17,8 @@ export { started } from './names.js';
 export { awaitValue, now, offAbort, onAbort, startTimer, stopTimer } from './waiting.js';
 export { takeThrown } from './thrown.js';
 export { askClient, readAnswer, stage } from './answers.js';
-export { callBoth, callEach, callOrigin, compare } from './origins.js';
+export { weakly } from './held.js';
+export { callBoth, callEach, callOrigin, compare, notify } from './origins.js';
 export { createEvent, sendHeldEvent, trackerCall, trackerConsistency, trackerOrigin } from './trackers.js';
 export { buildEvent, ownEvent } from './events.js';
 export { handOver, partEnded, rejectPending, resolveRead, resolveWrite, signalOf } from './results.js';

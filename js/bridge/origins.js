@@ -1,6 +1,8 @@
 // Origins and comparisons: the caller's functions called and their outcomes reported to the
-// wasm with the milliseconds each took (`deliverTimed`, `deliverBoth`; src/js/origin.rs).
-import { Check, Pair, deliverBoth, deliverTimed } from '../wasm/cutover.js';
+// wasm with the milliseconds each took (`deliverTimed`, `deliverBoth`; src/js/origin.rs). The
+// wasm hands each function over as the weak reference `weakly` made (held.js): `deref()` is the
+// function, which the facade's `held` list keeps while the wasm may call it.
+import { Call, Check, Pair, deliverBoth, deliverTimed } from '../wasm/cutover.js';
 import { isObject, promiseOf, read, when } from '../util.js';
 import { keepThrown } from './thrown.js';
 import { now } from './waiting.js';
@@ -33,7 +35,7 @@ export function callOrigin(f, payload, signal, id) {
   const start = now();
   let value;
   try {
-    value = f(payload, signal);
+    value = f.deref()(payload, signal);
   } catch (error) {
     return deliverTimed(id, false, error, now() - start);
   }
@@ -79,7 +81,7 @@ class Both {
   run(fn, second, payload, signal) {
     let value;
     try {
-      value = fn(payload, signal);
+      value = fn.deref()(payload, signal);
     } catch (error) {
       return this.done(second, false, error);
     }
@@ -128,9 +130,25 @@ export function callEach(f, g, payload, signal, first, second) {
  */
 export function compare(comparison, oldValue, newValue) {
   try {
-    return comparison(oldValue, newValue) ? Check.Consistent : Check.Inconsistent;
+    return comparison.deref()(oldValue, newValue) ? Check.Consistent : Check.Inconsistent;
   } catch (error) {
     keepThrown(error);
     return Check.Threw;
+  }
+}
+
+/**
+ * Calls `onMismatch(mismatch)` (a weak reference, as above).
+ * @param {any} listener
+ * @param {unknown} mismatch
+ * @returns {number} a `Call`: `Threw` keeps the thrown value for `takeThrown()`
+ */
+export function notify(listener, mismatch) {
+  try {
+    listener.deref()(mismatch);
+    return Call.Done;
+  } catch (error) {
+    keepThrown(error);
+    return Call.Threw;
   }
 }

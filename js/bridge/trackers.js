@@ -94,7 +94,7 @@ export function trackerConsistency(tracker, comparison, oldValue, newValue) {
   try {
     tracker.consistency(() => {
       answer = Check.NotRun;
-      const consistent = Boolean(comparison(oldValue, newValue));
+      const consistent = Boolean(comparison.deref()(oldValue, newValue)); // a weak reference (held.js)
       answer = consistent ? Check.Consistent : Check.Inconsistent;
       return consistent;
     });

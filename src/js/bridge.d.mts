@@ -20,10 +20,13 @@ export function contextFacts(context: unknown): unknown;
 export function stage(value: unknown): Answer;
 export function askClient(client: unknown, flagKey: unknown, context: unknown, defaultStage: unknown, id: number): Answer;
 export function readAnswer(answer: unknown, id: number): Answer;
+/** A weak reference to `f`, kept by the wasm in its place (js/bridge/held.js); `f`, `g`, `comparison` and `listener` below are such references. */
+export function weakly(f: unknown): unknown;
 export function callOrigin(f: unknown, payload: unknown, signal: unknown, id: number): void;
 export function callBoth(f: unknown, g: unknown, payload: unknown, signal: unknown, id: number): void;
 export function callEach(f: unknown, g: unknown, payload: unknown, signal: unknown, first: number, second: number): void;
 export function compare(comparison: unknown, oldValue: unknown, newValue: unknown): Check;
+export function notify(listener: unknown, mismatch: unknown): Call;
 export function trackerCall(tracker: unknown, method: TrackerMethod, a: unknown, b: unknown): Call;
 /** The flags `1 << TrackerMethod` of the calls that threw. */
 export function trackerOrigin(tracker: unknown, origin: unknown, ms: number, failed: boolean): number;

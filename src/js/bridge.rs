@@ -71,6 +71,12 @@ extern "C" {
     #[wasm_bindgen(js_name = readAnswer)]
     pub fn read_answer(answer: &JsValue, id: u32) -> u32;
 
+    /// A weak reference to the caller's function `f`, which the wasm keeps in its place while the
+    /// facade keeps `f` itself (js/bridge/held.js): no strong reference from the wasm (a GC root)
+    /// then keeps a migrator whose functions refer to it. The functions below that take `f`, `g`,
+    /// `comparison` or `listener` take such a reference.
+    pub fn weakly(f: &JsValue) -> JsValue;
+
     /// Calls origin `f(payload, signal)` and reports `deliverTimed(id, ok, value, ms)`, at once
     /// for a plain value or a throw, on settlement for a promise; a `failure(error)` value
     /// reports `(false, error)`.
@@ -89,6 +95,9 @@ extern "C" {
 
     /// `comparison(old, new)` as a `Check`.
     pub fn compare(comparison: &JsValue, old: &JsValue, new: &JsValue) -> u32;
+
+    /// `listener(mismatch)` (a migrator's `onMismatch`): a `Call`.
+    pub fn notify(listener: &JsValue, mismatch: &JsValue) -> u32;
 
     /// `tracker[method](a, b)` for a `TrackerMethod`, looked up now: a `Call`.
     #[wasm_bindgen(js_name = trackerCall)]

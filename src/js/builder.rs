@@ -6,11 +6,12 @@ use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
 
+use super::bridge;
 use super::client::JsClient;
 use super::host::js_host;
 use super::migrator::WasmMigrator;
 use super::mismatches::{JsExplainer, JsMismatchListener};
-use super::origin::{function, JsComparison, JsOrigin};
+use super::origin::{must_be_function, JsComparison, JsOrigin};
 use super::same_structure::WasmSameStructure;
 use super::signal::{AbortController, AbortSignal};
 use super::value::got;
@@ -30,6 +31,13 @@ pub struct WasmMigratorBuilder {
 
 fn boolean(value: &JsValue, name: &str) -> Result<bool, Error> {
     value.as_bool().ok_or_else(|| Error::Type(format!("{name} must be a boolean, {}", got(value))))
+}
+
+/// `value` checked to be a function, as the weak reference the wasm keeps (`bridge::weakly`): the
+/// facade keeps the function itself (js/bridge/held.js says why).
+fn weak_function(value: &JsValue, name: &str) -> Result<JsValue, Error> {
+    must_be_function(value, name)?;
+    Ok(bridge::weakly(value))
 }
 
 #[wasm_bindgen]
@@ -110,7 +118,7 @@ impl WasmMigratorBuilder {
         let listener: Option<Rc<dyn MismatchListener<JsValue>>> = if on_mismatch.is_undefined() {
             None
         } else {
-            Some(Rc::new(JsMismatchListener(function(&on_mismatch, "mismatches: onMismatch")?)))
+            Some(Rc::new(JsMismatchListener(weak_function(&on_mismatch, "mismatches: onMismatch")?)))
         };
         self.inner.borrow_mut().mismatches(settings, Rc::new(JsExplainer), listener);
         Ok(())
@@ -122,7 +130,7 @@ impl WasmMigratorBuilder {
     }
 
     fn origin(&self, value: &JsValue, name: &str) -> Result<Rc<dyn OriginFn<JsValue>>, Error> {
-        Ok(Rc::new(JsOrigin::new(function(value, name)?, self.idle_signal.clone())))
+        Ok(Rc::new(JsOrigin::new(weak_function(value, name)?, self.idle_signal.clone())))
     }
 
     pub fn read(&self, old: JsValue, new: JsValue, comparison: JsValue) -> Result<(), JsValue> {
@@ -131,7 +139,7 @@ impl WasmMigratorBuilder {
         let comparison: Option<Rc<dyn Comparison<JsValue>>> = if comparison.is_undefined() {
             None
         } else {
-            Some(Rc::new(JsComparison(function(&comparison, "read: comparison")?)))
+            Some(Rc::new(JsComparison(weak_function(&comparison, "read: comparison")?)))
         };
         self.inner.borrow_mut().read(ReadOrigins { old, new, comparison });
         Ok(())
@@ -151,7 +159,7 @@ impl WasmMigratorBuilder {
     ) -> Result<(), JsValue> {
         let old = self.origin(&old, "read: oldFn")?;
         let new = self.origin(&new, "read: newFn")?;
-        let comparison = native.comparison(function(&comparison, "read: comparison")?);
+        let comparison = native.comparison(weak_function(&comparison, "read: comparison")?);
         self.inner.borrow_mut().read(ReadOrigins { old, new, comparison: Some(comparison) });
         Ok(())
     }

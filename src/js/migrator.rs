@@ -1,5 +1,7 @@
 //! `Migrator` for JavaScript: one export runs a read or a write and settles the facade's promise.
 
+use std::rc::Rc;
+
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -113,19 +115,23 @@ impl WasmMigrator {
             Err(e) => return bridge::reject_pending(&pending, &e),
         };
         // One closure type for both cases: `Migrator::run` and its flows are generic over it, and a
-        // second instantiation cost 6.6 KB of gzipped wasm. With a `waitUntil`, a second handle to
-        // `pending` resolves its promise when the operation (background part included) ends.
+        // second instantiation cost 6.6 KB of gzipped wasm. With a `waitUntil`, `pending` also
+        // resolves its promise when the operation (background part included) ends.
         let wait_until = hints & Hint::WaitUntil as u32 != 0;
-        let ended = wait_until.then(|| pending.clone());
+        let pending = Rc::new(pending);
+        let answering = pending.clone();
         let run = self.inner.run(operation, request, move |answered, background| {
             let handed =
-                if background && wait_until { bridge::call_result(bridge::hand_over(&pending)) } else { Ok(()) };
-            answer(&pending, operation, answered);
+                if background && wait_until { bridge::call_result(bridge::hand_over(&answering)) } else { Ok(()) };
+            answer(&answering, operation, answered);
             handed
         });
+        // `pending` carries the facade's `held` list, which keeps the functions the core calls
+        // (js/bridge/held.js): this task keeps it until the operation, background part included,
+        // has ended.
         crate::util::task::spawn(async move {
             run.await;
-            if let Some(pending) = ended {
+            if wait_until {
                 bridge::part_ended(&pending);
             }
         });

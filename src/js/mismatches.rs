@@ -1,7 +1,7 @@
 //! `mismatches()` for JavaScript: the core's kept mismatches as the API's `Mismatch` objects, and
 //! `onMismatch` as the core's listener.
 
-use js_sys::{Array, Function, Object};
+use js_sys::{Array, Object};
 use wasm_bindgen::prelude::*;
 
 use super::value::set;
@@ -53,11 +53,12 @@ impl Explainer<JsValue> for JsExplainer {
     }
 }
 
-/// The caller's `onMismatch(mismatch)`, called with a fresh `Mismatch` object.
-pub struct JsMismatchListener(pub Function);
+/// The caller's `onMismatch(mismatch)`, as the weak reference `bridge::weakly` made, called with a
+/// fresh `Mismatch` object.
+pub struct JsMismatchListener(pub JsValue);
 
 impl MismatchListener<JsValue> for JsMismatchListener {
     fn on_mismatch(&self, mismatch: &Mismatch<JsValue>) -> Result<(), JsValue> {
-        self.0.call1(&JsValue::UNDEFINED, &mismatch_object(mismatch)).map(|_| ())
+        super::bridge::call_result(super::bridge::notify(&self.0, &mismatch_object(mismatch)))
     }
 }

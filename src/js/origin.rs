@@ -15,12 +15,12 @@ use super::value::{failure_brand, got};
 use crate::error::Error;
 use crate::migration::{CallControl, Comparison, OriginCall, OriginFn, Timed};
 
-/// `value` as a function, or a TypeError naming it.
-pub fn function(value: &JsValue, name: &str) -> Result<Function, Error> {
-    value
-        .dyn_ref::<Function>()
-        .cloned()
-        .ok_or_else(|| Error::Type(format!("{name} must be a function, {}", got(value))))
+/// Nothing when `value` is a function, else a TypeError naming it.
+pub fn must_be_function(value: &JsValue, name: &str) -> Result<(), Error> {
+    if value.is_instance_of::<Function>() {
+        return Ok(());
+    }
+    Err(Error::Type(format!("{name} must be a function, {}", got(value))))
 }
 
 /// Aborts the signal an origin was given.
@@ -65,13 +65,14 @@ fn timed_outcome(mut wait: Wait) -> LocalBoxFuture<'static, Timed<JsValue>> {
 /// An origin function `(payload, signal) => value | Promise<value>`, called by the bridge, which
 /// times it where it settles and reads a `failure(error)` value as a failure.
 pub struct JsOrigin {
-    f: Function,
+    /// The weak reference `bridge::hold` made: the facade keeps the function.
+    f: JsValue,
     /// Given to calls that cannot be cancelled: never aborts, made once.
     idle_signal: AbortSignal,
 }
 
 impl JsOrigin {
-    pub fn new(f: Function, idle_signal: AbortSignal) -> Self {
+    pub fn new(f: JsValue, idle_signal: AbortSignal) -> Self {
         JsOrigin { f, idle_signal }
     }
 }
@@ -98,7 +99,7 @@ impl OriginFn<JsValue> for JsOrigin {
         true
     }
     fn handle(&self) -> Option<&JsValue> {
-        Some(self.f.as_ref())
+        Some(&self.f)
     }
     fn call_each(
         &self,
@@ -125,8 +126,8 @@ impl OriginFn<JsValue> for JsOrigin {
     }
 }
 
-/// The caller's `comparison(old, new)`.
-pub struct JsComparison(pub Function);
+/// The caller's `comparison(old, new)`, as the weak reference `bridge::weakly` made.
+pub struct JsComparison(pub JsValue);
 
 impl Comparison<JsValue> for JsComparison {
     fn compare(&self, old: &JsValue, new: &JsValue) -> Result<bool, JsValue> {
@@ -136,7 +137,7 @@ impl Comparison<JsValue> for JsComparison {
         }
     }
     fn handle(&self) -> Option<&JsValue> {
-        Some(self.0.as_ref())
+        Some(&self.0)
     }
 }
 

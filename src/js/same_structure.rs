@@ -12,7 +12,6 @@
 
 use std::rc::Rc;
 
-use js_sys::Function;
 use wasm_bindgen::prelude::*;
 
 use super::bridge;
@@ -167,10 +166,11 @@ impl WasmSameStructure {
 }
 
 impl WasmSameStructure {
-    /// The core's comparison for `MigratorBuilder#read`; `function` is the one `sameStructure`
-    /// (or `sameResponse`) returned, handed to trackers that call the comparison themselves.
-    pub fn comparison(&self, function: Function) -> Rc<dyn Comparison<JsValue>> {
-        let (native, function) = (self.native.clone(), function.into());
+    /// The core's comparison for `MigratorBuilder#read`; `function` is the weak reference
+    /// (`bridge::weakly`) to the one `sameStructure` (or `sameResponse`) returned, handed to
+    /// trackers that call the comparison themselves.
+    pub fn comparison(&self, function: JsValue) -> Rc<dyn Comparison<JsValue>> {
+        let native = self.native.clone();
         match &self.reading {
             None => Rc::new(NativeComparison { native, function }),
             Some(reading) => Rc::new(ResponseComparison { native, function, reading: reading.clone() }),
