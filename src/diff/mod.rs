@@ -6,6 +6,8 @@
 //! One concept per file:
 //! - `structure.rs`: the [`Structure`] trait the walk reads values through, and [`Shape`];
 //! - `walk.rs`: the one iterative walk, its order, its handling of cycles and failed reads;
+//! - `frame.rs`: the walk's frames (two containers being compared, their child positions) and
+//!   which keys two objects share;
 //! - `same.rs`: [`same_structure`], stopping at the first difference, and [`Sameness`];
 //! - `explain.rs`: [`differences`], up to `max_differences`, and [`Explanation`];
 //! - `difference.rs`: [`Difference`] and its [`DifferenceKind`];
@@ -39,6 +41,7 @@ pub mod bounds;
 pub mod comparison;
 pub mod difference;
 pub mod explain;
+mod frame;
 pub mod ignore;
 pub mod path;
 pub mod path_table;

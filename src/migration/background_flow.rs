@@ -10,7 +10,8 @@ use std::pin::pin;
 use futures::future::{self, Either};
 use futures::FutureExt;
 
-use super::migrator::{abortable, single, Called, Calling, Measured, Shared};
+use super::calling::{abortable, Called, Calling, Measured};
+use super::migrator::{single, Shared};
 use super::operation::{AbortFuture, Answer};
 use super::origin::Timed;
 use super::stage::{ExecutionOrder, Operation, Origin, Stage};

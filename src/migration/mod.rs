@@ -3,6 +3,7 @@
 pub mod background;
 mod background_flow;
 pub mod builder;
+mod calling;
 pub mod client;
 mod consistency;
 pub mod context;
