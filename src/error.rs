@@ -203,7 +203,7 @@ impl fmt::Display for UnknownOptionError {
             // Quoted (and escaped) so that an empty key, spaces or control characters show.
             let end = (0..=MAX_KEY_IN_MESSAGE.min(key.len())).rev().find(|&i| key.is_char_boundary(i)).unwrap_or(0);
             let cut = key.get(..end).unwrap_or_default();
-            f.write_str(&crate::text::quoted(cut))?;
+            f.write_str(&crate::util::text::quoted(cut))?;
             if cut.len() < key.len() {
                 f.write_str("…")?;
             }

@@ -26,11 +26,6 @@ pub mod relay;
 pub mod segments;
 pub mod util;
 
-// The utilities' former paths, kept while the Big Segments files still name them (drop these
-// two lines once `crate::util::text`/`crate::util::task` are spelled `crate::util::…` everywhere).
-pub use util::task;
-pub use util::text;
-
 #[cfg(target_arch = "wasm32")]
 mod js;
 
