@@ -13,24 +13,14 @@ import { createRequire } from 'node:module';
 import fc from 'fast-check';
 
 import { STAGES, contextIsHuge, materialize, plainKindAndKey, singleContextRecipe } from './helpers/hostile.mjs';
-import { canary, fuzzProperty, makeState, moduleLoader, muteConsole, show } from './helpers/harness.mjs';
+import { canary, fuzzProperty, show } from './helpers/harness.mjs';
+import { harnessSuite } from './helpers/suite.mjs';
 
 const CASES = Number(process.env.CUTOVER_CONTEXT_CASES ?? 300);
 const SEED = Number(process.env.CUTOVER_FUZZ_SEED ?? 20261130);
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
-const loader = moduleLoader(createRequire(import.meta.url));
-test.after(() => loader.dispose());
-const state = makeState(loader);
-let restoreConsole;
-test.before(async () => {
-  await canary(loader.current);
-  restoreConsole = muteConsole();
-});
-test.after(() => {
-  restoreConsole?.();
-  state.watch.dispose();
-});
+const { loader, state } = harnessSuite(createRequire(import.meta.url));
 
 /** One operation through a client with trackMigrationOp and no tracker of its own. */
 async function oneOperation(cx, { stage, op, order }, context, ms) {

@@ -9,20 +9,10 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 
 import { HOSTILE_NAMES, KNOWN_PAIRS, MISMATCHES_PROPERTY, PLACEMENTS, SAME_STRUCTURE_PROPERTY } from './helpers/differences.mjs';
-import { canary, executeCase, makeState, moduleLoader, muteConsole } from './helpers/harness.mjs';
+import { canary, executeCase } from './helpers/harness.mjs';
+import { harnessSuite } from './helpers/suite.mjs';
 
-const loader = moduleLoader(createRequire(import.meta.url));
-const state = makeState(loader);
-let restoreConsole;
-test.before(async () => {
-  await canary(loader.current);
-  restoreConsole = muteConsole();
-});
-test.after(() => {
-  restoreConsole?.();
-  state.watch.dispose();
-  loader.dispose();
-});
+const { loader, state } = harnessSuite(createRequire(import.meta.url));
 
 const pairsOf = (name) => PLACEMENTS.map((placement) => ({ pair: { k: 'hostile', name, placement, swap: false } }));
 

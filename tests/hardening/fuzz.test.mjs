@@ -8,23 +8,13 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 
 import { PROPERTIES } from './helpers/properties.mjs';
-import { canary, fuzzProperty, makeState, moduleLoader, muteConsole } from './helpers/harness.mjs';
+import { canary, fuzzProperty } from './helpers/harness.mjs';
+import { harnessSuite } from './helpers/suite.mjs';
 
 const CASES = Number(process.env.CUTOVER_FUZZ_CASES ?? 2500);
 const SEED = Number(process.env.CUTOVER_FUZZ_SEED ?? 20261130);
 
-const loader = moduleLoader(createRequire(import.meta.url));
-test.after(() => loader.dispose());
-const state = makeState(loader);
-let restoreConsole;
-test.before(async () => {
-  await canary(loader.current);
-  restoreConsole = muteConsole(); // cutover's default logger is console.warn/error
-});
-test.after(() => {
-  restoreConsole?.();
-  state.watch.dispose();
-});
+const { loader, state } = harnessSuite(createRequire(import.meta.url));
 
 for (const { prop, share } of PROPERTIES) {
   // A property with `todo` (a library bug it found is open, see its note) reports without failing.

@@ -9,12 +9,11 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import * as launchDarkly from '@launchdarkly/node-server-sdk';
 import * as cutover from 'cutover';
+import { bulkEvents, eventShape, migrationOps, startLaunchDarkly } from './helpers/launchdarkly.mjs';
 
-const { init, integrations } = launchDarkly;
 const STAGES = ['off', 'dualwrite', 'shadow', 'live', 'rampdown', 'complete'];
 const CONTEXT = Object.freeze({ kind: 'user', key: 'u1', name: 'Ann' });
 const HELPERS = [
@@ -23,72 +22,32 @@ const HELPERS = [
 ];
 
 // ---------------------------------------------------------------------------------------------
-// Fixture: event capture server, TestData, LaunchDarkly client
+// Fixture: event capture server, TestData, LaunchDarkly client (helpers/launchdarkly.mjs)
 // ---------------------------------------------------------------------------------------------
 
-const posts = [];
-let server;
+let ld;
 let td;
 let ldClient;
 
 before(async () => {
-  server = http.createServer((req, res) => {
-    const chunks = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      posts.push({ path: req.url, raw: Buffer.concat(chunks).toString('utf8') });
-      res.writeHead(202);
-      res.end();
-    });
-  });
-  await new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  td = new integrations.TestData();
-  const silent = { debug() {}, info() {}, warn() {}, error() {} };
-  ldClient = init('sdk-create-migration-test', {
-    updateProcessor: td.getFactory(),
-    sendEvents: true,
-    eventsUri: `http://127.0.0.1:${server.address().port}`,
-    diagnosticOptOut: true,
-    // Nothing is sent unless a test calls flush(): an automatic flush still in flight when
-    // drain() flushes would let an event slip into the next scenario.
-    flushInterval: 3600,
-    logger: silent,
-  });
-  await ldClient.waitForInitialization({ timeout: 10 });
+  ld = await startLaunchDarkly('sdk-create-migration-test');
+  ({ td, client: ldClient } = ld);
   for (const stage of STAGES) {
     await td.update(td.flag(`cm-${stage}`).variations(...STAGES).fallthroughVariation(STAGES.indexOf(stage)).checkRatio(1));
   }
 });
 
 after(async () => {
-  ldClient?.close();
-  if (server) {
-    server.closeAllConnections?.();
-    await new Promise((resolve) => server.close(() => resolve()));
-  }
+  await ld?.close();
 });
 
 /** Flushes LaunchDarkly's queue; the migration_op events posted since the last drain. */
-async function drain() {
-  await ldClient.flush();
-  const taken = posts.splice(0);
-  for (const p of taken) assert.equal(p.path, '/bulk');
-  return taken.flatMap((p) => JSON.parse(p.raw)).filter((e) => e.kind === 'migration_op');
-}
+const drain = async () => migrationOps(bulkEvents(await ld.flush()));
 
-/** An event without creationDate, latency numbers replaced by their type. */
+/** An event without creationDate (a number), latency numbers replaced by their type. */
 function shape(ev) {
-  const { creationDate, ...rest } = ev;
-  assert.equal(typeof creationDate, 'number');
-  return {
-    ...rest,
-    measurements: ev.measurements.map((m) =>
-      m.key === 'latency_ms' ? { key: m.key, values: Object.fromEntries(Object.entries(m.values).map(([k, v]) => [k, typeof v])) } : m,
-    ),
-  };
+  assert.equal(typeof ev.creationDate, 'number');
+  return eventShape(ev);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -12,11 +12,8 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
-  init,
-  integrations,
   createMigration,
   LDMigrationSuccess,
   LDMigrationError,
@@ -24,18 +21,17 @@ import {
   LDExecutionOrdering,
 } from '@launchdarkly/node-server-sdk';
 import { MigratorBuilder, launchDarklyClient, failure } from 'cutover';
+import { bulkEvents, eventShape as shape, migrationOps, startLaunchDarkly } from './helpers/launchdarkly.mjs';
 
 const STAGES = ['off', 'dualwrite', 'shadow', 'live', 'rampdown', 'complete'];
 const STAGE_INDEX = Object.fromEntries(STAGES.map((s, i) => [s, i]));
 const CONTEXT = Object.freeze({ kind: 'user', key: 'u1', name: 'Ann' });
 
 // ---------------------------------------------------------------------------------------------
-// Fixture: event capture server, TestData, LaunchDarkly client, loggers
+// Fixture: event capture server, TestData, LaunchDarkly client (helpers/launchdarkly.mjs), loggers
 // ---------------------------------------------------------------------------------------------
 
-/** @type {{ path: string, raw: string }[]} */
-const posts = [];
-let server;
+let ld;
 let td;
 let ldClient;
 
@@ -53,51 +49,16 @@ const ldLog = recordingLogger();
 const cutoverLog = recordingLogger();
 
 before(async () => {
-  server = http.createServer((req, res) => {
-    const chunks = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      posts.push({ path: req.url, raw: Buffer.concat(chunks).toString('utf8') });
-      res.writeHead(202);
-      res.end();
-    });
-  });
-  await new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const { port } = server.address();
-
-  td = new integrations.TestData();
-  ldClient = init('sdk-interop-test-key', {
-    updateProcessor: td.getFactory(),
-    sendEvents: true,
-    eventsUri: `http://127.0.0.1:${port}`,
-    diagnosticOptOut: true,
-    flushInterval: 3600, // seconds: nothing is sent unless the test calls flush()
-    logger: ldLog.logger,
-  });
-  await ldClient.waitForInitialization({ timeout: 10 });
+  ld = await startLaunchDarkly('sdk-interop-test-key', { logger: ldLog.logger });
+  ({ td, client: ldClient } = ld);
 });
 
 after(async () => {
-  ldClient?.close();
-  if (server) {
-    server.closeAllConnections?.();
-    await new Promise((resolve) => server.close(() => resolve()));
-  }
+  await ld?.close();
 });
 
 /** Flushes LaunchDarkly's event queue and returns (and forgets) every event captured so far. */
-async function drainEvents() {
-  await ldClient.flush();
-  const taken = posts.splice(0);
-  for (const p of taken) {
-    assert.equal(p.path, '/bulk', `events must be posted to the bulk endpoint, got ${p.path}`);
-  }
-  return taken.flatMap((p) => JSON.parse(p.raw));
-}
-const migrationOps = (events) => events.filter((e) => e.kind === 'migration_op');
+const drainEvents = async () => bulkEvents(await ld.flush());
 
 /** Sum of the summary counters LaunchDarkly recorded for one flag (= number of evaluations). */
 function evaluationsOf(events, flagKey) {
@@ -183,19 +144,6 @@ async function runBoth({ op, flagKey, defaultStage, context = CONTEXT, payload, 
 // ---------------------------------------------------------------------------------------------
 
 const measurement = (ev, key) => ev.measurements.find((m) => m.key === key);
-
-/** Event without creationDate, with latency numbers replaced by their type. */
-function shape(ev) {
-  const { creationDate, ...rest } = ev;
-  return {
-    ...rest,
-    measurements: ev.measurements.map((m) =>
-      m.key === 'latency_ms'
-        ? { key: m.key, values: Object.fromEntries(Object.entries(m.values).map(([k, v]) => [k, typeof v])) }
-        : m,
-    ),
-  };
-}
 
 /**
  * Checks one captured migration_op event.

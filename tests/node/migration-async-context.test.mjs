@@ -11,29 +11,16 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { MigratorBuilder } from 'cutover';
+import { ctxOf, idOfFlag, idOfValue, makeProbe } from './helpers/async-context.mjs';
 import { abortableSleep, sleep } from './helpers/migration.mjs';
 
 const als = new AsyncLocalStorage();
 
-// ---------- recording ----------
-
-function makeProbe() {
-  const seen = [];
-  return {
-    seen,
-    note(id, what) {
-      seen.push({ id, what, store: als.getStore() });
-    },
-  };
-}
-
-const idOfFlag = (flagKey) => flagKey.slice('flag-'.length);
-const idOfValue = (value) => String(value).split(':')[0];
-const ctxOf = (id) => ({ kind: 'user', key: `user-${id}` });
+// ---------- recording (helpers/async-context.mjs) ----------
 
 /** Every callback named in `whats` ran at least once for operation `id`. */
 function assertSeen(probe, id, whats) {
-  const got = new Set(probe.seen.filter((e) => e.id === id).map((e) => e.what));
+  const got = probe.whats(id);
   for (const what of whats) {
     assert.ok(got.has(what), `${what} was called for operation ${id} (saw: ${[...got].join(', ')})`);
   }
@@ -179,7 +166,7 @@ const READ_CALLBACKS = ['migrationVariation', 'read:old', 'read:new', 'compariso
 // ---------- baseline ----------
 
 test('a lone read with synchronous callbacks: every callback sees the caller\'s store', async () => {
-  const probe = makeProbe();
+  const probe = makeProbe(als);
   const sync = (label, suffix) => origin(probe, label, (id) => `${id}:${suffix}`);
   const { migrator } = build(probe, {
     client: { trackerFor: () => true },
@@ -195,7 +182,7 @@ test('a lone read with synchronous callbacks: every callback sees the caller\'s 
 // ---------- reads, every execution order ----------
 
 test('parallel reads interleaving: origins, comparison and trackMigrationOp run in each caller\'s context', async () => {
-  const probe = makeProbe();
+  const probe = makeProbe(als);
   const stages = { A: 'shadow', B: 'live', C: 'shadow' };
   const { migrator, events } = build(probe, {
     order: 'parallel',
@@ -211,7 +198,7 @@ test('parallel reads interleaving: origins, comparison and trackMigrationOp run 
 });
 
 test('serial reads interleaving: both origins (the second one too) run in each caller\'s context', async () => {
-  const probe = makeProbe();
+  const probe = makeProbe(als);
   const stages = { A: 'shadow', B: 'live', C: 'shadow', D: 'live' };
   const order = [];
   const step = (label, suffix, delays) =>
@@ -238,7 +225,7 @@ test('serial reads interleaving: both origins (the second one too) run in each c
 });
 
 test('random-order reads interleaving: every callback runs in its caller\'s context', async () => {
-  const probe = makeProbe();
+  const probe = makeProbe(als);
   const ids = ['A', 'B', 'C', 'D', 'E', 'F'];
   const { migrator } = build(probe, {
     order: 'random',
@@ -253,7 +240,7 @@ test('random-order reads interleaving: every callback runs in its caller\'s cont
 });
 
 test('an async migrationVariation settling out of order: the rest of each read stays in its caller\'s context', async () => {
-  const probe = makeProbe();
+  const probe = makeProbe(als);
   const { migrator } = build(probe, {
     client: { stageOf: () => 'shadow', variationDelay: (id) => ({ A: 30, B: 5, C: 15 })[id] },
     readOld: delayed(probe, 'read:old', 'old', { A: 5, B: 20, C: 10 }),
@@ -266,7 +253,7 @@ test('an async migrationVariation settling out of order: the rest of each read s
 });
 
 test('external tracker: op, invoked, latency, error, consistency (and its check), createEvent run in the caller\'s context', async () => {
-  const probe = makeProbe();
+  const probe = makeProbe(als);
   const stages = { A: 'shadow', B: 'live', C: 'shadow' };
   const { migrator, events } = build(probe, {
     client: { stageOf: (id) => stages[id], trackerFor: () => true, variationDelay: (id) => ({ A: 2, B: 10, C: 6 })[id] },
@@ -290,7 +277,7 @@ test('external tracker: op, invoked, latency, error, consistency (and its check)
 });
 
 test('logger: a throwing comparison is logged at error level in the caller\'s context', async () => {
-  const probe = makeProbe();
+  const probe = makeProbe(als);
   const { migrator, log } = build(probe, {
     readOld: delayed(probe, 'read:old', 'old', { A: 20, B: 5, C: 10 }),
     readNew: delayed(probe, 'read:new', 'new', { A: 5, B: 15, C: 25 }),
@@ -310,7 +297,7 @@ test('logger: a throwing comparison is logged at error level in the caller\'s co
 // ---------- writes ----------
 
 test('interleaving writes: both origins and trackMigrationOp run in each caller\'s context', async () => {
-  const probe = makeProbe();
+  const probe = makeProbe(als);
   const stages = { A: 'dualwrite', B: 'live', C: 'shadow', D: 'rampdown' };
   const { migrator, events } = build(probe, {
     client: { stageOf: (id) => stages[id], variationDelay: (id) => ({ A: 10, B: 2, C: 6, D: 0 })[id] },
@@ -335,7 +322,7 @@ test('interleaving writes: both origins and trackMigrationOp run in each caller\
 // ---------- origin timeout ----------
 
 test('originTimeout: after a slow origin times out, the tracker and trackMigrationOp run in the caller\'s context; stats count it', async () => {
-  const probe = makeProbe();
+  const probe = makeProbe(als);
   const { migrator, events } = build(probe, {
     originTimeout: 40,
     client: { stageOf: () => 'shadow', trackerFor: (id) => id === 'B' },
@@ -362,7 +349,7 @@ test('originTimeout: after a slow origin times out, the tracker and trackMigrati
 // ---------- abort ----------
 
 test('a write aborted by its caller: the cancel warning and trackMigrationOp run in the caller\'s context', async () => {
-  const probe = makeProbe();
+  const probe = makeProbe(als);
   const ids = ['A', 'B', 'C'];
   const abortAt = { A: 45, B: 30, C: 60 };
   const newSignals = {};
@@ -403,7 +390,7 @@ test('a write aborted by its caller: the cancel warning and trackMigrationOp run
 // ---------- nesting ----------
 
 test('nested: an origin runs another migrator\'s read in als.run(inner); each operation keeps its own context', async () => {
-  const probe = makeProbe();
+  const probe = makeProbe(als);
   const stages = { A: 'shadow', B: 'live', 'inner-A': 'shadow', 'inner-B': 'live' };
   const { client, events } = makeClient(probe, { stageOf: (id) => stages[id], trackerFor: (id) => id === 'inner-B' });
   const inner = build(probe, {

@@ -12,25 +12,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { MigratorBuilder } from 'cutover';
+import { ctxOf, idOfFlag, idOfValue, makeProbe } from './helpers/async-context.mjs';
 import { deferred, turns } from './helpers/background.mjs';
 
 const als = new AsyncLocalStorage();
-const ctxOf = (id) => ({ kind: 'user', key: `user-${id}` });
-const idOfFlag = (flagKey) => flagKey.slice('flag-'.length);
-const idOfValue = (value) => String(value).split(':')[0];
-
-function makeProbe() {
-  const seen = [];
-  return {
-    seen,
-    note(id, what) {
-      seen.push({ id, what, store: als.getStore() });
-    },
-    whats(id) {
-      return new Set(seen.filter((e) => e.id === id).map((e) => e.what));
-    },
-  };
-}
 
 function assertSeen(probe, id, whats) {
   const got = probe.whats(id);
@@ -141,7 +126,7 @@ function build(probe, { stages, order = 'parallel', trackers = new Set(), throwi
 const start = (migrator, op, id) => als.run(id, () => migrator[op](`flag-${id}`, ctxOf(id), 'off', id));
 
 test('overlapping background reads (parallel): each one\'s shadow, comparison, tracker, event and log line in its own context', async () => {
-  const probe = makeProbe();
+  const probe = makeProbe(als);
   const stages = { A: 'shadow', B: 'live', C: 'shadow', D: 'live' };
   const { migrator, held, events } = build(probe, { stages, trackers: new Set(['B', 'C']), throwingCompare: new Set(['D']) });
   const ids = Object.keys(stages);
@@ -166,7 +151,7 @@ test('overlapping background reads (parallel): each one\'s shadow, comparison, t
 
 for (const order of ['serial', 'random']) {
   test(`overlapping background reads (${order}): the other origin, started after the read resolved, runs in the caller's context`, async () => {
-    const probe = makeProbe();
+    const probe = makeProbe(als);
     const stages = { A: 'shadow', B: 'live', C: 'live', D: 'shadow', E: 'shadow' };
     const { migrator, held, events } = build(probe, { stages, order, trackers: new Set(['E']) });
     const ids = Object.keys(stages);
@@ -188,7 +173,7 @@ for (const order of ['serial', 'random']) {
 }
 
 test('overlapping background writes: the background write and trackMigrationOp run in each caller\'s context', async () => {
-  const probe = makeProbe();
+  const probe = makeProbe(als);
   const stages = { A: 'dualwrite', B: 'live', C: 'shadow', D: 'rampdown' };
   const { migrator, held, events } = build(probe, { stages, trackers: new Set(['C']) });
   const ids = Object.keys(stages);
@@ -209,7 +194,7 @@ test('overlapping background writes: the background write and trackMigrationOp r
 });
 
 test('a background origin failing after the caller left: its tracker.error and event in the caller\'s context', async () => {
-  const probe = makeProbe();
+  const probe = makeProbe(als);
   const stages = { A: 'shadow', B: 'shadow' };
   const { migrator, held } = build(probe, { stages, trackers: new Set(['A', 'B']) });
   const results = ['A', 'B'].map((id) => start(migrator, 'read', id));
@@ -225,7 +210,7 @@ test('a background origin failing after the caller left: its tracker.error and e
 });
 
 test('shed operations keep their caller\'s context too', async () => {
-  const probe = makeProbe();
+  const probe = makeProbe(als);
   const stages = { A: 'shadow', B: 'shadow', C: 'live' };
   const { migrator, held, events } = build(probe, { stages, maxInFlight: 1 });
   const a = start(migrator, 'read', 'A');

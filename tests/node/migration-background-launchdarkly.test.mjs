@@ -6,77 +6,41 @@
 // background part has ended.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
 import * as launchDarkly from '@launchdarkly/node-server-sdk';
 import * as cutover from 'cutover';
 import { makeGates, makeWaitUntil, turns, watch } from './helpers/background.mjs';
+import { bulkEvents, eventShape, migrationOps, SILENT_LOGGER, startLaunchDarkly } from './helpers/launchdarkly.mjs';
 
 const { MigratorBuilder, launchDarklyClient, createMigration } = cutover;
 const STAGES = ['off', 'dualwrite', 'shadow', 'live', 'rampdown', 'complete'];
 const CONTEXT = Object.freeze({ kind: 'user', key: 'bg-user', name: 'Bea' });
 const flag = (stage) => `bgl-${stage}`;
 
-// ---------- fixture: a local event endpoint, TestData, the SDK client ----------
+// ---------- fixture: a local event endpoint, TestData, the SDK client (helpers/launchdarkly.mjs) ----------
 
-const posts = [];
-let server;
+let ld;
 let ldClient;
 
 before(async () => {
-  server = http.createServer((req, res) => {
-    const body = [];
-    req.on('data', (chunk) => body.push(chunk));
-    req.on('end', () => {
-      posts.push({ path: req.url, text: Buffer.concat(body).toString('utf8') });
-      res.writeHead(202);
-      res.end();
-    });
-  });
-  await new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const td = new launchDarkly.integrations.TestData();
-  ldClient = launchDarkly.init('sdk-background-test', {
-    updateProcessor: td.getFactory(),
-    sendEvents: true,
-    eventsUri: `http://127.0.0.1:${server.address().port}`,
-    diagnosticOptOut: true,
-    flushInterval: 3600, // only the tests' flush() sends anything
-    logger: { debug() {}, info() {}, warn() {}, error() {} },
-  });
-  await ldClient.waitForInitialization({ timeout: 10 });
+  ld = await startLaunchDarkly('sdk-background-test');
+  const { td } = ld;
+  ldClient = ld.client;
   for (const stage of STAGES) {
     await td.update(td.flag(flag(stage)).variations(...STAGES).fallthroughVariation(STAGES.indexOf(stage)).checkRatio(1));
   }
 });
 
 after(async () => {
-  ldClient?.close();
-  if (server) {
-    server.closeAllConnections?.();
-    await new Promise((resolve) => server.close(() => resolve()));
-  }
+  await ld?.close();
 });
 
 /** Flushes the SDK's queue; the migration_op events posted since the last call. */
-async function drain() {
-  await ldClient.flush();
-  const taken = posts.splice(0);
-  for (const p of taken) assert.equal(p.path, '/bulk');
-  return taken.flatMap((p) => JSON.parse(p.text)).filter((e) => e.kind === 'migration_op');
-}
+const drain = async () => migrationOps(bulkEvents(await ld.flush()));
 
-/** An event without creationDate, each latency number replaced by its type. */
+/** An event without creationDate (a number), each latency number replaced by its type. */
 function shape(event) {
-  const { creationDate, ...rest } = event;
-  assert.equal(typeof creationDate, 'number');
-  return {
-    ...rest,
-    measurements: event.measurements.map((m) =>
-      m.key === 'latency_ms' ? { key: m.key, values: Object.fromEntries(Object.entries(m.values).map(([k, v]) => [k, typeof v])) } : m,
-    ),
-  };
+  assert.equal(typeof event.creationDate, 'number');
+  return eventShape(event);
 }
 
 // ---------- MigratorBuilder over launchDarklyClient ----------
@@ -88,7 +52,7 @@ const answer = (spec) => async () => {
 };
 
 function builderMigrator({ background, order, spec }) {
-  const b = new MigratorBuilder(launchDarklyClient(ldClient), { logger: { debug() {}, info() {}, warn() {}, error() {} } });
+  const b = new MigratorBuilder(launchDarklyClient(ldClient), { logger: SILENT_LOGGER });
   b.readExecutionOrder(order);
   if (background) b.background(background === true ? {} : background);
   return b
@@ -192,6 +156,16 @@ const EXECUTIONS = {
   concurrent: (ns) => new ns.LDConcurrentExecution(),
 };
 
+/** LDMigrationOptions whose four methods are `method(name)`, compared with ===, `extra` added. */
+const optionsOf = (method, extra) => ({
+  readOld: method('readOld'),
+  readNew: method('readNew'),
+  writeOld: method('writeOld'),
+  writeNew: method('writeNew'),
+  check: (a, b) => a === b,
+  ...extra,
+});
+
 /** LDMigrationOptions of `ns` answering at once; spec: a value or { error } per method. */
 function ldOptions(ns, spec, extra = {}) {
   const method = (name) => async (payload) => {
@@ -199,14 +173,7 @@ function ldOptions(ns, spec, extra = {}) {
     if (a?.error) return ns.LDMigrationError(a.error);
     return ns.LDMigrationSuccess(`${a ?? 'same'}:${payload}`);
   };
-  return {
-    readOld: method('readOld'),
-    readNew: method('readNew'),
-    writeOld: method('writeOld'),
-    writeNew: method('writeNew'),
-    check: (a, b) => a === b,
-    ...extra,
-  };
+  return optionsOf(method, extra);
 }
 
 test('createMigration({ background: true }): the events LaunchDarkly receives equal foreground mode\'s and LaunchDarkly\'s own', async () => {
@@ -247,14 +214,7 @@ function heldOptions(gates, extra = {}) {
     const held = gates.origin(name);
     return (payload, signal) => held(payload, signal).then((v) => cutover.LDMigrationSuccess(v));
   };
-  return {
-    readOld: method('readOld'),
-    readNew: method('readNew'),
-    writeOld: method('writeOld'),
-    writeNew: method('writeNew'),
-    check: (a, b) => a === b,
-    ...extra,
-  };
+  return optionsOf(method, extra);
 }
 
 for (const [stage, first, second] of [['shadow', 'readOld', 'readNew'], ['live', 'readNew', 'readOld']]) {

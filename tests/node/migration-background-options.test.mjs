@@ -6,20 +6,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createMigration, fixedStage, LDMigrationSuccess, MigratorBuilder } from 'cutover';
 import { CTX, bgSetup, turns } from './helpers/background.mjs';
+import { throwsStarting } from './helpers/common.mjs';
 
 const builder = () => new MigratorBuilder(fixedStage('shadow'));
-
-/** `run()` throws an instance of `Class` whose message starts with `prefix`. */
-function throwsStarting(run, Class, prefix) {
-  assert.throws(run, (error) => {
-    assert.ok(error instanceof Class, `a ${Class.name}, got ${error?.name}: ${error?.message}`);
-    assert.ok(
-      typeof error.message === 'string' && error.message.startsWith(prefix),
-      `message starts with ${JSON.stringify(prefix)}: ${JSON.stringify(error.message)}`,
-    );
-    return true;
-  });
-}
 
 test('background() and background({}) are accepted and chain', () => {
   const b = builder();

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MigratorBuilder, fixedStage, sameStructure } from 'cutover';
-import { throwsStarting } from './helpers/mismatches.mjs';
+import { throwsStarting } from './helpers/common.mjs';
 
 const builder = () => new MigratorBuilder(fixedStage('shadow'));
 

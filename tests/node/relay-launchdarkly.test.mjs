@@ -4,8 +4,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import * as launchDarkly from '@launchdarkly/node-server-sdk';
 import { MigratorBuilder, beaconSink, migrationEventRelay } from 'cutover';
+import { startLaunchDarkly } from './helpers/launchdarkly.mjs';
 import { startCollector, relayServer } from './helpers/relay.mjs';
 
 const FLAG = 'search-backend';
@@ -37,36 +37,20 @@ function pageEvent(overrides = {}) {
   };
 }
 
-let ldEndpoint;
+let ld;
 let ldClient;
 
 before(async () => {
-  ldEndpoint = await startCollector();
-  const td = new launchDarkly.integrations.TestData();
-  ldClient = launchDarkly.init('sdk-relay-test', {
-    updateProcessor: td.getFactory(),
-    sendEvents: true,
-    eventsUri: ldEndpoint.origin,
-    diagnosticOptOut: true,
-    flushInterval: 3600, // only the tests' flush() sends anything
-    logger: { debug() {}, info() {}, warn() {}, error() {} },
-  });
-  await ldClient.waitForInitialization({ timeout: 10 });
+  ld = await startLaunchDarkly('sdk-relay-test');
+  ldClient = ld.client;
 });
 
 after(async () => {
-  ldClient?.close();
-  await ldEndpoint?.close();
+  await ld?.close();
 });
 
 /** The migration_op events the SDK posted since the last call. */
-async function arrived() {
-  await ldClient.flush();
-  return ldEndpoint
-    .take()
-    .flatMap((post) => JSON.parse(post.text))
-    .filter((e) => e.kind === 'migration_op');
-}
+const arrived = () => ld.migrationEvents();
 
 const post = (body, init = {}) =>
   new Request('http://relay.test/events', {

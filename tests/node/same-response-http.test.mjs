@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { MigratorBuilder, sameResponse } from 'cutover';
 import { CTX, makeClient, makeLogger, measurement } from './helpers/migration.mjs';
 import { deferred, turns } from './helpers/background.mjs';
-import { catalogue, withServices } from './helpers/http-services.mjs';
+import { catalogue, itemsMigrationOptions, withServices } from './helpers/http-services.mjs';
 
 const noWrite = () => undefined;
 
@@ -202,13 +202,7 @@ test("createMigration's check: a sameResponse function is recognised, the Respon
       migrationVariation: async () => ({ value: 'shadow' }),
       trackMigration: (event) => tracked.push(event),
     };
-    const migration = createMigration(ldClient, {
-      readOld: async () => LDMigrationSuccess(await fetch(`${old.url}/items`)),
-      readNew: async () => LDMigrationSuccess(await fetch(`${young.url}/items`)),
-      writeOld: async () => LDMigrationSuccess(undefined),
-      writeNew: async () => LDMigrationSuccess(undefined),
-      check: sameResponse({ ignore: ['/body/requestId'] }),
-    });
+    const migration = createMigration(ldClient, itemsMigrationOptions({ LDMigrationSuccess, sameResponse }, old, young));
     const result = await migration.read('items-api', CTX, 'off');
     assert.equal(result.success, true);
     assert.equal(result.result.bodyUsed, false, 'the Response, body unread, as LDMigrationReadResult#result');

@@ -4,51 +4,26 @@
 // through launchDarklyClient and MigratorBuilder, and through createMigration's `check`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import { init, integrations } from '@launchdarkly/node-server-sdk';
 import { LDMigrationSuccess, MigratorBuilder, createMigration, launchDarklyClient, sameResponse } from 'cutover';
-import { catalogue, withServices } from './helpers/http-services.mjs';
+import { catalogue, itemsMigrationOptions, withServices } from './helpers/http-services.mjs';
+import { startLaunchDarkly } from './helpers/launchdarkly.mjs';
 
 const CONTEXT = { kind: 'user', key: 'u1' };
-const posts = [];
-let collector;
+let ld;
 let ldClient;
 
 before(async () => {
-  collector = http.createServer((req, res) => {
-    const chunks = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      posts.push(Buffer.concat(chunks).toString('utf8'));
-      res.writeHead(202).end();
-    });
-  });
-  await new Promise((resolve) => collector.listen(0, '127.0.0.1', resolve));
-  const td = new integrations.TestData();
-  const silent = { debug() {}, info() {}, warn() {}, error() {} };
-  ldClient = init('sdk-same-response-test', {
-    updateProcessor: td.getFactory(),
-    sendEvents: true,
-    eventsUri: `http://127.0.0.1:${collector.address().port}`,
-    diagnosticOptOut: true,
-    flushInterval: 3600,
-    logger: silent,
-  });
-  await ldClient.waitForInitialization({ timeout: 10 });
-  await td.update(td.flag('items-api').variations('off', 'shadow').fallthroughVariation(1).checkRatio(1));
+  ld = await startLaunchDarkly('sdk-same-response-test');
+  ldClient = ld.client;
+  await ld.td.update(ld.td.flag('items-api').variations('off', 'shadow').fallthroughVariation(1).checkRatio(1));
 });
 
 after(async () => {
-  ldClient?.close();
-  collector.closeAllConnections();
-  await new Promise((resolve) => collector.close(() => resolve()));
+  await ld?.close();
 });
 
 /** LaunchDarkly's migration_op events posted since the last call. */
-async function drain() {
-  await ldClient.flush();
-  return posts.splice(0).flatMap((raw) => JSON.parse(raw)).filter((e) => e.kind === 'migration_op');
-}
+const drain = () => ld.migrationEvents();
 
 const consistentOf = (event) => event.measurements.find((m) => m.key === 'consistent');
 
@@ -73,13 +48,7 @@ test("LaunchDarkly's tracker checks the snapshots; its event says consistent", a
 
 test("createMigration's check: sameResponse as LaunchDarkly's example would pass it", async () => {
   await withServices(catalogue([5]), catalogue([6]), async (old, young) => {
-    const migration = createMigration(ldClient, {
-      readOld: async () => LDMigrationSuccess(await fetch(`${old.url}/items`)),
-      readNew: async () => LDMigrationSuccess(await fetch(`${young.url}/items`)),
-      writeOld: async () => LDMigrationSuccess(undefined),
-      writeNew: async () => LDMigrationSuccess(undefined),
-      check: sameResponse({ ignore: ['/body/requestId'] }),
-    });
+    const migration = createMigration(ldClient, itemsMigrationOptions({ LDMigrationSuccess, sameResponse }, old, young));
     const result = await migration.read('items-api', CONTEXT, 'off');
     assert.equal(result.success, true);
     assert.deepEqual((await result.result.json()).items, [{ id: 1, price: 5 }]);

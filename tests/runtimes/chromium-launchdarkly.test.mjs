@@ -4,24 +4,18 @@
 // that local server is blocked and recorded, and the test asserts there was none.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleForPage, launchChromium, loadChromium } from './common/chromium.mjs';
 import { startLaunchDarklyBrowserServer } from './common/launchdarkly-browser-server.mjs';
-import { PACKAGE_DIR, packageMissing, ROOT_DIR, TESTS_DIR } from './common/run.mjs';
+import { packageMissing, ROOT_DIR } from './common/run.mjs';
 
-const CHROMIUM = '/usr/bin/chromium';
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
-let chromium, esbuild, missing;
-try {
-  ({ chromium } = await import('playwright-core'));
-  esbuild = await import('esbuild');
-} catch (e) {
-  missing = `playwright-core/esbuild not installed: ${e.message}`;
-}
+const { chromium, esbuild, missing } = await loadChromium({ withEsbuild: true });
 const SDK_PACKAGE = join(ROOT_DIR, 'node_modules/@launchdarkly/js-client-sdk/package.json');
-const skip = missing ?? (existsSync(CHROMIUM) ? (existsSync(SDK_PACKAGE) ? packageMissing() : '@launchdarkly/js-client-sdk is not installed') : `${CHROMIUM} is not installed`);
+const skip = missing ?? (existsSync(SDK_PACKAGE) ? packageMissing() : '@launchdarkly/js-client-sdk is not installed');
 const SDK_VERSION = skip ? '' : JSON.parse(readFileSync(SDK_PACKAGE, 'utf8')).version;
 
 const STAGES = ['off', 'dualwrite', 'shadow', 'live', 'rampdown', 'complete'];
@@ -34,17 +28,7 @@ let browser, server, bundleDir, report, blocked, polled;
 before(async () => {
   if (skip) return;
   bundleDir = mkdtempSync(join(tmpdir(), 'cutover-chromium-ld-'));
-  await esbuild.build({
-    entryPoints: [here('./chromium/bundle-launchdarkly.mjs')],
-    absWorkingDir: TESTS_DIR,
-    bundle: true,
-    platform: 'browser',
-    format: 'esm',
-    target: 'es2022',
-    outfile: join(bundleDir, 'bundle-launchdarkly.js'),
-    logLevel: 'silent',
-  });
-  copyFileSync(join(PACKAGE_DIR, 'dist/cutover_bg.wasm'), join(bundleDir, 'cutover_bg.wasm'));
+  await bundleForPage(esbuild, { entry: here('./chromium/bundle-launchdarkly.mjs'), outdir: bundleDir, name: 'bundle-launchdarkly' });
   polled = [];
   server = await startLaunchDarklyBrowserServer({
     routes: { '/bundle/': bundleDir, '/pages/': here('./chromium') },
@@ -53,11 +37,7 @@ before(async () => {
       return POLLED[context?.key] ?? {};
     },
   });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchChromium(chromium);
   const page = await browser.newPage();
   const problems = [];
   blocked = [];

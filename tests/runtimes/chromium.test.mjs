@@ -3,24 +3,18 @@
 // init(), and as esbuild bundles.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleForPage, launchChromium, loadChromium } from './common/chromium.mjs';
 import { assertSmoke } from './common/expect.mjs';
 import { startStaticServer } from './common/static-server.mjs';
-import { PACKAGE_DIR, packageMissing, ROOT_DIR, TESTS_DIR } from './common/run.mjs';
+import { PACKAGE_DIR, packageMissing, ROOT_DIR } from './common/run.mjs';
 
-const CHROMIUM = '/usr/bin/chromium';
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
-let chromium, esbuild, missing;
-try {
-  ({ chromium } = await import('playwright-core'));
-  esbuild = await import('esbuild');
-} catch (e) {
-  missing = `playwright-core/esbuild not installed: ${e.message}`;
-}
-const skip = missing ?? (existsSync(CHROMIUM) ? packageMissing() : `${CHROMIUM} is not installed`);
+const { chromium, esbuild, missing } = await loadChromium({ withEsbuild: true });
+const skip = missing ?? packageMissing();
 
 let browser, server, bundleDir;
 before(async () => {
@@ -32,11 +26,7 @@ before(async () => {
     '/pages/': here('./chromium'),
     '/bundle/': bundleDir,
   });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchChromium(chromium);
 });
 
 after(async () => {
@@ -45,21 +35,9 @@ after(async () => {
   if (bundleDir) rmSync(bundleDir, { recursive: true, force: true });
 });
 
-/** Bundles chromium/<name>.mjs into the served /bundle/ directory; returns cutover's inputs. */
+/** Bundles chromium/<name>.mjs into the served /bundle/ directory (the wasm beside it); returns cutover's inputs. */
 async function bundle(name, target) {
-  const result = await esbuild.build({
-    entryPoints: [here(`./chromium/${name}.mjs`)],
-    absWorkingDir: TESTS_DIR,
-    bundle: true,
-    platform: 'browser',
-    format: 'esm',
-    target,
-    outfile: join(bundleDir, `${name}.js`),
-    metafile: true,
-    logLevel: 'silent',
-  });
-  // The glue's init() fetches new URL('cutover_bg.wasm', import.meta.url): ship the wasm beside the bundle.
-  copyFileSync(join(PACKAGE_DIR, 'dist/cutover_bg.wasm'), join(bundleDir, 'cutover_bg.wasm'));
+  const result = await bundleForPage(esbuild, { entry: here(`./chromium/${name}.mjs`), outdir: bundleDir, name, target });
   return Object.keys(result.metafile.inputs)
     .filter((p) => p.includes('node_modules/cutover/'))
     .map((p) => relative('node_modules/cutover', p))

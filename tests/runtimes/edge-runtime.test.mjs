@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { assertSmoke } from './common/expect.mjs';
+import { assertSmoke, jsonAnswer } from './common/expect.mjs';
 import { packageMissing, ROOT_DIR, TESTS_DIR } from './common/run.mjs';
 
 const WORKER = fileURLToPath(new URL('./edge/worker.mjs', import.meta.url));
@@ -81,10 +81,7 @@ test('edge-runtime: without edge-light, the browser entry (top-level await) does
 });
 
 test('edge-runtime: migrations and big segments in a fetch handler', { skip, timeout: 20_000 }, async (t) => {
-  const res = await runtime().dispatchFetch('http://edge.test/smoke');
-  const text = await res.text();
-  assert.equal(res.status, 200, text);
-  const report = JSON.parse(text);
+  const report = await jsonAnswer(await runtime().dispatchFetch('http://edge.test/smoke'));
   t.diagnostic(`edge-runtime ${VERSION} (EdgeRuntime global: ${report.runtime.edgeRuntime})`);
   assert.equal(report.runtime.edgeRuntime, 'edge-runtime');
   assertSmoke(report, { runtime: 'edge-runtime' });
@@ -102,17 +99,11 @@ async function drainWaitUntil(res) {
 // response: the response can only come first if the read did not wait for the shadow. Once the
 // event's waitUntil promises have all settled, the one migration_op event is already at the server.
 test('edge-runtime: background() answers before the shadow origin settles; the event is sent within FetchEvent#waitUntil', { skip, timeout: 60_000 }, async (t) => {
-  const { startShadowServer, assertShadowEvent, eventShape, positions } = await import('./workerd/shadow-server.mjs');
+  const { startShadowServer, assertShadowEvent, eventShape, foregroundRead, positions, shadowUrls } = await import('./workerd/shadow-server.mjs');
   const server = await startShadowServer();
   t.after(() => server.close());
   const edge = runtime();
-  const url = (id, value, { bg = true } = {}) =>
-    `http://edge.test/shadow?collector=${encodeURIComponent(server.url)}&id=${id}&new=${value}${bg ? '' : '&bg=0'}`;
-  const body = async (res) => {
-    const text = await res.text();
-    assert.equal(res.status, 200, text);
-    return JSON.parse(text);
-  };
+  const url = shadowUrls('http://edge.test', server);
   const backgroundEvents = {};
 
   for (const [id, value, consistent] of [['same', 'v1', true], ['differs', 'v2', false]]) {
@@ -120,7 +111,7 @@ test('edge-runtime: background() answers before the shadow origin settles; the e
       const res = await edge.dispatchFetch(url(id, value));
       server.log.push(`response:${id}`);
       assert.equal(typeof res.waitUntil, 'function', "edge-runtime's dispatched Response exposes the event's waitUntil promises");
-      const out = await body(res);
+      const out = await jsonAnswer(res);
       assert.deepEqual(out.result, { origin: 'old', success: true, value: 'v1' }, 'the authoritative (old) result');
       assert.deepEqual(
         out.atResponse,
@@ -147,14 +138,8 @@ test('edge-runtime: background() answers before the shadow origin settles; the e
 
   await t.test('control: the same read without background() waits for the shadow, and sends the same event', async () => {
     const id = 'foreground';
-    const pending = edge.dispatchFetch(url(id, 'v1', { bg: false })).then((res) => {
-      server.log.push(`response:${id}`);
-      return res;
-    });
-    await server.slowRequested(id);
-    server.release(id);
-    const res = await pending;
-    const out = await body(res);
+    const res = await foregroundRead(server, edge, url(id, 'v1', { bg: false }), id);
+    const out = await jsonAnswer(res);
     assert.deepEqual(out.result, { origin: 'old', success: true, value: 'v1' });
     assert.equal(out.atResponse.newSettled, true, 'the foreground read resolved after the new origin');
     const [released, response] = positions(server.log, `slow-released:${id}`, `response:${id}`);

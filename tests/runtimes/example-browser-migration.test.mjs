@@ -7,55 +7,31 @@
 // none.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { launchChromium, loadChromium } from './common/chromium.mjs';
 import { PACKAGE_DIR, packageMissing, ROOT_DIR } from './common/run.mjs';
-import { startCollector } from '../node/helpers/relay.mjs';
 
-const CHROMIUM = '/usr/bin/chromium';
-let chromium, missing;
-try {
-  ({ chromium } = await import('playwright-core'));
-} catch (e) {
-  missing = `playwright-core not installed: ${e.message}`;
-}
-const skip = missing ?? (existsSync(CHROMIUM) ? packageMissing() : `${CHROMIUM} is not installed`);
+const { chromium, missing } = await loadChromium();
+const skip = missing ?? packageMissing();
 
-let browser, server, ldClient, ldEndpoint;
+let browser, server, ld;
 before(async () => {
   if (skip) return;
   const { startExampleServer } = await import(join(ROOT_DIR, 'examples/browser-migration/serve.mjs'));
-  const launchDarkly = await import('@launchdarkly/node-server-sdk');
-  ldEndpoint = await startCollector();
-  ldClient = launchDarkly.init('sdk-example-test', {
-    updateProcessor: new launchDarkly.integrations.TestData().getFactory(),
-    sendEvents: true,
-    eventsUri: ldEndpoint.origin,
-    diagnosticOptOut: true,
-    flushInterval: 3600, // only the test's flush() sends anything
-    logger: { debug() {}, info() {}, warn() {}, error() {} },
-  });
-  await ldClient.waitForInitialization({ timeout: 10 });
-  server = await startExampleServer({ cutoverDist: join(PACKAGE_DIR, 'dist'), stage: 'off', ldClient });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const { startLaunchDarkly } = await import('../node/helpers/launchdarkly.mjs');
+  ld = await startLaunchDarkly('sdk-example-test');
+  server = await startExampleServer({ cutoverDist: join(PACKAGE_DIR, 'dist'), stage: 'off', ldClient: ld.client });
+  browser = await launchChromium(chromium);
 });
 
 after(async () => {
   await browser?.close();
   await server?.close();
-  ldClient?.close();
-  await ldEndpoint?.close();
+  await ld?.close();
 });
 
 /** The migration_op events LaunchDarkly's SDK posted since the last call. */
-async function arrivedAtLaunchDarkly() {
-  await ldClient.flush();
-  return ldEndpoint.take().flatMap((post) => JSON.parse(post.text)).filter((e) => e.kind === 'migration_op');
-}
+const arrivedAtLaunchDarkly = () => ld.migrationEvents();
 
 /** Opens the example at `?stage=`, with every non-local request blocked into `blocked`. */
 async function open(t, stage) {

@@ -12,18 +12,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { packageMissing, ROOT_DIR, TESTS_DIR } from './common/run.mjs';
+import { jsonAnswer } from './common/expect.mjs';
+import { packageMissing, ROOT_DIR } from './common/run.mjs';
+import { bundleWorker, Miniflare, miniflareMissing, workerOptions } from './common/workerd.mjs';
 
 const WORKER = fileURLToPath(new URL('./workerd/launchdarkly-edge.mjs', import.meta.url));
 const SDK_PACKAGE = join(ROOT_DIR, 'node_modules/@launchdarkly/cloudflare-server-sdk/package.json');
-let esbuild, Miniflare, missing;
-try {
-  esbuild = await import('esbuild');
-  ({ Miniflare } = await import('miniflare'));
-} catch (e) {
-  missing = `miniflare/esbuild not installed: ${e.message}`;
-}
-const skip = missing ?? (existsSync(SDK_PACKAGE) ? packageMissing() : '@launchdarkly/cloudflare-server-sdk is not installed');
+const skip = miniflareMissing ?? (existsSync(SDK_PACKAGE) ? packageMissing() : '@launchdarkly/cloudflare-server-sdk is not installed');
 const SDK_VERSION = skip ? '' : JSON.parse(readFileSync(SDK_PACKAGE, 'utf8')).version;
 
 const CLIENT_SIDE_ID = 'edge-env-1';
@@ -55,32 +50,11 @@ let outdir, mf, outbound, log, held;
 before(async () => {
   if (skip) return;
   outdir = mkdtempSync(join(tmpdir(), 'cutover-workerd-ld-'));
-  await esbuild.build({
-    entryPoints: [WORKER],
-    absWorkingDir: TESTS_DIR,
-    bundle: true,
-    platform: 'neutral',
-    format: 'esm',
-    target: 'es2022',
-    conditions: ['workerd', 'worker', 'browser'],
-    mainFields: ['browser', 'module', 'main'],
-    loader: { '.wasm': 'copy' },
-    // The SDK imports node:events: workerd provides it with the nodejs_compat flag (as wrangler bundles it).
-    external: ['node:*'],
-    outdir,
-    logLevel: 'silent',
-  });
+  // The SDK imports node:events: workerd provides it with the nodejs_compat flag (as wrangler bundles it).
+  await bundleWorker([WORKER], outdir, { external: ['node:*'] });
   outbound = [];
   log = [];
-  mf = new Miniflare({
-    modules: true,
-    modulesRoot: outdir,
-    scriptPath: join(outdir, 'launchdarkly-edge.js'),
-    modulesRules: [
-      { type: 'ESModule', include: ['**/*.js', '**/*.mjs'] },
-      { type: 'CompiledWasm', include: ['**/*.wasm'] },
-    ],
-    compatibilityDate: '2026-04-01',
+  mf = new Miniflare(workerOptions(outdir, 'launchdarkly-edge.js', {
     compatibilityFlags: ['nodejs_compat'],
     kvNamespaces: ['LD_KV'],
     bindings: { CLIENT_SIDE_ID },
@@ -94,7 +68,7 @@ before(async () => {
       log.push(`answered:${url.pathname}`);
       return new Response(null, { status: 202 });
     },
-  });
+  }));
   await mf.ready;
   const kv = await mf.getKVNamespace('LD_KV');
   await kv.put(`LD-Env-${CLIENT_SIDE_ID}`, JSON.stringify({ flags: { [FLAG]: flag }, segments: {} }));
@@ -106,10 +80,7 @@ after(async () => {
 });
 
 async function migrate(query) {
-  const res = await mf.dispatchFetch(`http://worker.test/migrate?${new URLSearchParams(query)}`);
-  const text = await res.text();
-  assert.equal(res.status, 200, text);
-  return JSON.parse(text);
+  return jsonAnswer(await mf.dispatchFetch(`http://worker.test/migrate?${new URLSearchParams(query)}`));
 }
 
 /** The migration_op events of every bulk post so far. */

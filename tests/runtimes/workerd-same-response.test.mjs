@@ -11,46 +11,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { packageMissing, TESTS_DIR } from './common/run.mjs';
+import { packageMissing } from './common/run.mjs';
+import { bundleWorker, Miniflare, miniflareMissing, workerOptions } from './common/workerd.mjs';
 
 const WORKER = fileURLToPath(new URL('./workerd/same-response-worker.mjs', import.meta.url));
 const FAILSAFE_MS = 10_000;
-let esbuild, Miniflare, missing;
-try {
-  esbuild = await import('esbuild');
-  ({ Miniflare } = await import('miniflare'));
-} catch (e) {
-  missing = `miniflare/esbuild not installed: ${e.message}`;
-}
-const skip = missing ?? packageMissing();
+const skip = miniflareMissing ?? packageMissing();
 
 let outdir, mf;
 before(async () => {
   if (skip) return;
   outdir = mkdtempSync(join(tmpdir(), 'cutover-workerd-resp-'));
-  await esbuild.build({
-    entryPoints: { worker: WORKER },
-    absWorkingDir: TESTS_DIR,
-    bundle: true,
-    platform: 'neutral',
-    format: 'esm',
-    target: 'es2022',
-    conditions: ['workerd', 'worker', 'browser'],
-    mainFields: ['browser', 'module', 'main'],
-    loader: { '.wasm': 'copy' },
-    outdir,
-    logLevel: 'silent',
-  });
-  mf = new Miniflare({
-    modules: true,
-    modulesRoot: outdir,
-    scriptPath: join(outdir, 'worker.js'),
-    modulesRules: [
-      { type: 'ESModule', include: ['**/*.js', '**/*.mjs'] },
-      { type: 'CompiledWasm', include: ['**/*.wasm'] },
-    ],
-    compatibilityDate: '2026-04-01',
-  });
+  await bundleWorker({ worker: WORKER }, outdir);
+  mf = new Miniflare(workerOptions(outdir, 'worker.js'));
   await mf.ready;
 });
 

@@ -6,57 +6,26 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { assertSmoke } from './common/expect.mjs';
-import { packageMissing, ROOT_DIR, TESTS_DIR } from './common/run.mjs';
+import { assertSmoke, jsonAnswer } from './common/expect.mjs';
+import { packageMissing, ROOT_DIR } from './common/run.mjs';
+import { bundleWorker, Miniflare, miniflareMissing, workerOptions } from './common/workerd.mjs';
 
 const WORKER = fileURLToPath(new URL('./workerd/worker.mjs', import.meta.url));
-let esbuild, Miniflare, missing;
-try {
-  esbuild = await import('esbuild');
-  ({ Miniflare } = await import('miniflare'));
-} catch (e) {
-  missing = `miniflare/esbuild not installed: ${e.message}`;
-}
-const MINIFLARE_VERSION = missing ? '' : JSON.parse(readFileSync(join(ROOT_DIR, 'node_modules/miniflare/package.json'), 'utf8')).version;
-const skip = missing ?? packageMissing();
+const MINIFLARE_VERSION = miniflareMissing ? '' : JSON.parse(readFileSync(join(ROOT_DIR, 'node_modules/miniflare/package.json'), 'utf8')).version;
+const skip = miniflareMissing ?? packageMissing();
 
 let outdir, mf, inputs;
 before(async () => {
   if (skip) return;
   outdir = mkdtempSync(join(tmpdir(), 'cutover-workerd-'));
-  const result = await esbuild.build({
-    entryPoints: [WORKER],
-    absWorkingDir: TESTS_DIR,
-    bundle: true,
-    platform: 'neutral',
-    format: 'esm',
-    target: 'es2022',
-    conditions: ['workerd', 'worker', 'browser'],
-    mainFields: ['browser', 'module', 'main'],
-    loader: { '.wasm': 'copy' }, // keeps `import m from './x.wasm'`, copied next to the bundle
-    outdir,
-    metafile: true,
-    logLevel: 'silent',
-  });
+  const result = await bundleWorker([WORKER], outdir, { metafile: true });
   inputs = Object.keys(result.metafile.inputs);
-});
-
-const workerOptions = (bindings) => ({
-  modules: true,
-  modulesRoot: outdir,
-  scriptPath: join(outdir, 'worker.js'),
-  modulesRules: [
-    { type: 'ESModule', include: ['**/*.js', '**/*.mjs'] },
-    { type: 'CompiledWasm', include: ['**/*.wasm'] },
-  ],
-  compatibilityDate: '2026-04-01',
-  bindings,
 });
 
 /** The Miniflare instance (started on first use, so a start failure fails only the tests that need it). */
 async function worker(bindings = { UPSTASH_URL: 'http://127.0.0.1:9', UPSTASH_TOKEN: 'unset' }) {
   if (!mf) {
-    const instance = new Miniflare(workerOptions(bindings));
+    const instance = new Miniflare(workerOptions(outdir, 'worker.js', { bindings }));
     try {
       await instance.ready;
     } catch (e) {
@@ -65,7 +34,7 @@ async function worker(bindings = { UPSTASH_URL: 'http://127.0.0.1:9', UPSTASH_TO
     }
     mf = instance;
   } else {
-    await mf.setOptions(workerOptions(bindings));
+    await mf.setOptions(workerOptions(outdir, 'worker.js', { bindings }));
   }
   return mf;
 }
@@ -83,10 +52,7 @@ test('workerd: the bundle resolved the workerd entry and kept the wasm as a modu
 });
 
 test('workerd: migrations and big segments in a fetch handler', { skip, timeout: 20_000 }, async (t) => {
-  const res = await (await worker()).dispatchFetch('http://worker.test/smoke');
-  const text = await res.text();
-  assert.equal(res.status, 200, text);
-  const report = JSON.parse(text);
+  const report = await jsonAnswer(await (await worker()).dispatchFetch('http://worker.test/smoke'));
   t.diagnostic(`workerd via miniflare ${MINIFLARE_VERSION} (compatibilityDate 2026-04-01), user agent ${report.runtime.userAgent}`);
   assertSmoke(report, { runtime: 'workerd' });
 });
@@ -133,22 +99,16 @@ test(
 // arrive first if the read did not wait for the shadow. The one migration_op event then still
 // reaches the server (posted by trackMigrationOp, kept alive by ctx.waitUntil after the response).
 test('workerd: background() answers before the shadow origin settles; the event follows through ctx.waitUntil', { skip, timeout: 60_000 }, async (t) => {
-  const { startShadowServer, assertShadowEvent, eventShape, positions } = await import('./workerd/shadow-server.mjs');
+  const { startShadowServer, assertShadowEvent, eventShape, foregroundRead, positions, shadowUrls } = await import('./workerd/shadow-server.mjs');
   const server = await startShadowServer();
   t.after(() => server.close());
   const mf = await worker();
-  const url = (id, value, { bg = true } = {}) =>
-    `http://worker.test/shadow?collector=${encodeURIComponent(server.url)}&id=${id}&new=${value}${bg ? '' : '&bg=0'}`;
-  const body = async (res) => {
-    const text = await res.text();
-    assert.equal(res.status, 200, text);
-    return JSON.parse(text);
-  };
+  const url = shadowUrls('http://worker.test', server);
   const backgroundEvents = {};
 
   for (const [id, value, consistent] of [['same', 'v1', true], ['differs', 'v2', false]]) {
     await t.test(`new origin returns ${value}: consistent ${consistent}`, async () => {
-      const out = await body(await mf.dispatchFetch(url(id, value)));
+      const out = await jsonAnswer(await mf.dispatchFetch(url(id, value)));
       server.log.push(`response:${id}`);
       assert.deepEqual(out.result, { origin: 'old', success: true, value: 'v1' }, 'the authoritative (old) result');
       assert.deepEqual(
@@ -171,13 +131,7 @@ test('workerd: background() answers before the shadow origin settles; the event 
 
   await t.test('control: the same read without background() waits for the shadow, and sends the same event', async () => {
     const id = 'foreground';
-    const pending = mf.dispatchFetch(url(id, 'v1', { bg: false })).then((res) => {
-      server.log.push(`response:${id}`);
-      return res;
-    });
-    await server.slowRequested(id);
-    server.release(id);
-    const out = await body(await pending);
+    const out = await jsonAnswer(await foregroundRead(server, mf, url(id, 'v1', { bg: false }), id));
     assert.deepEqual(out.result, { origin: 'old', success: true, value: 'v1' });
     assert.equal(out.atResponse.newSettled, true, 'the foreground read resolved after the new origin');
     const [released, response] = positions(server.log, `slow-released:${id}`, `response:${id}`);

@@ -9,10 +9,10 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createInterface } from 'node:readline';
+import { CHROMIUM, launchChromium } from './common/chromium.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '..', '..');
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOT = join(HERE, 'www', 'dashboard.png');
 
 const skip = !existsSync(CHROMIUM) ? `${CHROMIUM} not installed`
@@ -95,12 +95,7 @@ describe('www dashboard in headless Chromium', { skip, timeout: 60_000 }, () => 
   before(async () => {
     const { chromium } = await import('playwright-core');
     server = await startServer();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic', '--no-first-run',
-        '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium(chromium);
     page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console: ${msg.text()}`); });
     page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));

@@ -48,6 +48,21 @@ export async function withServices(respondOld, respondNew, run) {
   }
 }
 
+/**
+ * createMigration options over the two services: each read answers the service's /items Response
+ * (body unread), writes answer nothing, and `check` is sameResponse ignoring /body/requestId.
+ * `LDMigrationSuccess` and `sameResponse` come from the caller's cutover.
+ */
+export function itemsMigrationOptions({ LDMigrationSuccess, sameResponse }, old, young) {
+  return {
+    readOld: async () => LDMigrationSuccess(await fetch(`${old.url}/items`)),
+    readNew: async () => LDMigrationSuccess(await fetch(`${young.url}/items`)),
+    writeOld: async () => LDMigrationSuccess(undefined),
+    writeNew: async () => LDMigrationSuccess(undefined),
+    check: sameResponse({ ignore: ['/body/requestId'] }),
+  };
+}
+
 /** A JSON catalogue of items, its prices from `prices`, with a fresh request id. */
 export function catalogue(prices, extra = {}) {
   return () => ({

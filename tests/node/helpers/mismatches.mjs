@@ -59,18 +59,6 @@ export function assertSides(difference, oldValue, newValue, where = difference.p
   assert.ok(Object.is(difference.new, newValue), `${where}: new is ${String(difference.new)}, expected ${String(newValue)}`);
 }
 
-/** `run()` throws an instance of `Class` whose message starts with `prefix`. */
-export function throwsStarting(run, Class, prefix) {
-  assert.throws(run, (error) => {
-    assert.ok(error instanceof Class, `a ${Class.name}, got ${error?.name}: ${error?.message}`);
-    assert.ok(
-      typeof error.message === 'string' && error.message.startsWith(prefix),
-      `message starts with ${JSON.stringify(prefix)}: ${JSON.stringify(error.message)}`,
-    );
-    return true;
-  });
-}
-
 /** An object whose `key` is a getter counting its reads (to see whether anything walked it). */
 export function counted(value = 1) {
   const reads = { n: 0 };

@@ -1,4 +1,5 @@
-// Assertions over the report of ./smoke.mjs, shared by every runtime orchestrator.
+// Assertions shared by every runtime orchestrator: over the report of ./smoke.mjs, and over a
+// worker's JSON answer.
 import assert from 'node:assert/strict';
 
 export const EXPORTS = [
@@ -139,4 +140,11 @@ export function parseReport(stdout, tag = 'CUTOVER_REPORT ') {
   const line = stdout.split('\n').reverse().find((l) => l.startsWith(tag));
   assert.ok(line, `no ${tag.trim()} line in output:\n${stdout}`);
   return JSON.parse(line.slice(tag.length));
+}
+
+/** The JSON body of a worker's Response, once asserted to be a 200 (the body as the message). */
+export async function jsonAnswer(res) {
+  const text = await res.text();
+  assert.equal(res.status, 200, text);
+  return JSON.parse(text);
 }

@@ -100,6 +100,24 @@ export async function startShadowServer() {
   };
 }
 
+/** The URLs of the worker's /shadow read at `base` against `server`: url(id, value, { bg: false }) reads without background(). */
+export const shadowUrls = (base, server) => (id, value, { bg = true } = {}) =>
+  `${base}/shadow?collector=${encodeURIComponent(server.url)}&id=${id}&new=${value}${bg ? '' : '&bg=0'}`;
+
+/**
+ * The control read (without background()): `runtime.dispatchFetch(url)` sent, 'response:<id>'
+ * logged when it answers, the held shadow released once it is requested. Resolves with the Response.
+ */
+export async function foregroundRead(server, runtime, url, id) {
+  const pending = runtime.dispatchFetch(url).then((res) => {
+    server.log.push(`response:${id}`);
+    return res;
+  });
+  await server.slowRequested(id);
+  server.release(id);
+  return pending;
+}
+
 /** Positions of the given log entries, for ordering assertions (-1 when absent). */
 export const positions = (log, ...entries) => entries.map((e) => log.indexOf(e));
 
