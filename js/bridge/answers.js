@@ -103,15 +103,16 @@ function classify(answer, id) {
  * @returns {number}
  */
 export function askClient(client, flagKey, context, defaultStage, id) {
+  const target = client.deref(); // a weak reference (held.js)
   let answer;
   let threw = false;
   try {
-    answer = client.migrationVariation(flagKey, context, defaultStage);
+    answer = target.migrationVariation(flagKey, context, defaultStage);
   } catch (error) {
     keepThrown(error);
     threw = true;
   }
-  const takes = typeof read(client, 'trackMigrationOp') === 'function' ? Answer.TakesEvents : 0;
+  const takes = typeof read(target, 'trackMigrationOp') === 'function' ? Answer.TakesEvents : 0;
   if (threw) return Answer.Threw | takes;
   if (typeof answer === 'string') return stage(answer) | takes;
   const promise = promiseOf(answer);
@@ -126,4 +127,13 @@ export function askClient(client, flagKey, context, defaultStage, id) {
     (error) => deliver(id, false, error),
   );
   return Answer.Pending;
+}
+
+/**
+ * Whether the client has a `trackMigrationOp` method now (a weak reference, as for `askClient`).
+ * @param {any} client
+ * @returns {boolean}
+ */
+export function takesEvents(client) {
+  return typeof read(client.deref(), 'trackMigrationOp') === 'function';
 }

@@ -66,5 +66,5 @@ export function buildEvent(context, key, reason) {
  * @returns {number} a `Call`
  */
 export function ownEvent(client, context, key, reason) {
-  return sendEvent(client, buildEvent(context, key, reason));
+  return sendEvent(client.deref(), buildEvent(context, key, reason)); // a weak reference (held.js)
 }

@@ -16,7 +16,7 @@
 export { started } from './names.js';
 export { awaitValue, now, offAbort, onAbort, startTimer, stopTimer } from './waiting.js';
 export { takeThrown } from './thrown.js';
-export { askClient, readAnswer, stage } from './answers.js';
+export { askClient, readAnswer, stage, takesEvents } from './answers.js';
 export { weakly } from './held.js';
 export { callBoth, callEach, callOrigin, compare, notify } from './origins.js';
 export { createEvent, sendHeldEvent, trackerCall, trackerConsistency, trackerOrigin } from './trackers.js';

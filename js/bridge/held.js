@@ -1,11 +1,12 @@
-// The caller's functions a migrator keeps (origins, comparisons, onMismatch), held without a
-// cycle through the wasm (src/js/builder.rs): the wasm keeps only a weak reference to each, and
-// the facade (js/migration.js) keeps the function itself in its `held` list, which belongs to the
-// builder, then to the Migrators built from it. Every operation's `Pending` carries the list until
-// the operation, its background part included, has ended (src/js/migrator.rs). So a Migrator
-// whose functions refer to it is collected once nothing else does: a strong reference from the
-// wasm (a GC root) kept both forever. The cost: a `deref()` (about 20 ns in V8) per call of such
-// a function; a fixed-stage shadow read measured 1.13 → 1.23 µs (docs/ARCHITECTURE.md).
+// What a migrator keeps of the caller's, its flag client and functions (origins, comparisons,
+// onMismatch), held without a cycle through the wasm (src/js/builder.rs): the wasm keeps only a
+// weak reference to each, and the facade (js/migration.js) keeps the object itself in its `held`
+// list, which belongs to the builder, then to the Migrators built from it. Every operation's
+// `Pending` carries the list until the operation, its background part included, has ended
+// (src/js/migrator.rs). So a Migrator that they refer to is collected once nothing else does: a
+// strong reference from the wasm (a GC root) kept both forever. The cost: a `deref()` (about
+// 20 ns in V8) per call into such an object; a fixed-stage shadow read measured 1.13 → 1.23 µs
+// with the functions alone (docs/ARCHITECTURE.md).
 
 /** Where there is no `WeakRef`, a strong stand-in with the same `deref()`. */
 class Strong {
@@ -21,10 +22,11 @@ class Strong {
 const Weak = typeof WeakRef === 'function' ? WeakRef : Strong;
 
 /**
- * The weak reference the wasm keeps in the place of `f`.
- * @param {Function} f
- * @returns {{ deref(): Function | undefined }}
+ * The weak reference the wasm keeps in the place of `f` (a strong one for a value no `WeakRef`
+ * can hold, which then refers to nothing anyway).
+ * @param {unknown} f
+ * @returns {{ deref(): unknown }}
  */
 export function weakly(f) {
-  return new Weak(f);
+  return (typeof f === 'object' && f !== null) || typeof f === 'function' ? new Weak(f) : new Strong(f);
 }

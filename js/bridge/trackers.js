@@ -129,5 +129,5 @@ export function createEvent(tracker) {
 export function sendHeldEvent(client) {
   const event = held;
   held = undefined;
-  return sendEvent(client, event);
+  return sendEvent(client.deref(), event); // a weak reference (held.js)
 }

@@ -19,8 +19,9 @@ export function offAbort(signal: unknown, listener: unknown): boolean;
 export function contextFacts(context: unknown): unknown;
 export function stage(value: unknown): Answer;
 export function askClient(client: unknown, flagKey: unknown, context: unknown, defaultStage: unknown, id: number): Answer;
+export function takesEvents(client: unknown): boolean;
 export function readAnswer(answer: unknown, id: number): Answer;
-/** A weak reference to `f`, kept by the wasm in its place (js/bridge/held.js); `f`, `g`, `comparison` and `listener` below are such references. */
+/** A weak reference to `f`, kept by the wasm in its place (js/bridge/held.js); every `client`, `f`, `g`, `comparison` and `listener` here is such a reference. */
 export function weakly(f: unknown): unknown;
 export function callOrigin(f: unknown, payload: unknown, signal: unknown, id: number): void;
 export function callBoth(f: unknown, g: unknown, payload: unknown, signal: unknown, id: number): void;

@@ -67,14 +67,18 @@ extern "C" {
     #[wasm_bindgen(js_name = askClient)]
     pub fn ask_client(client: &JsValue, flag_key: &JsValue, context: &JsValue, default: &JsValue, id: u32) -> u32;
 
+    /// Whether `client` (a weak reference, as for `askClient`) has a `trackMigrationOp` method now.
+    #[wasm_bindgen(js_name = takesEvents)]
+    pub fn takes_events(client: &JsValue) -> bool;
+
     /// Classifies an evaluation object the caller built, as `askClient` does an answer.
     #[wasm_bindgen(js_name = readAnswer)]
     pub fn read_answer(answer: &JsValue, id: u32) -> u32;
 
     /// A weak reference to the caller's function `f`, which the wasm keeps in its place while the
     /// facade keeps `f` itself (js/bridge/held.js): no strong reference from the wasm (a GC root)
-    /// then keeps a migrator whose functions refer to it. The functions below that take `f`, `g`,
-    /// `comparison` or `listener` take such a reference.
+    /// then keeps a migrator whose functions refer to it. The functions that take `client`, `f`,
+    /// `g`, `comparison` or `listener` take such a reference.
     pub fn weakly(f: &JsValue) -> JsValue;
 
     /// Calls origin `f(payload, signal)` and reports `deliverTimed(id, ok, value, ms)`, at once

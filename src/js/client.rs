@@ -1,8 +1,9 @@
 //! A JavaScript flag client as the core's `MigrationClient`.
 //!
-//! The client is held as the caller's object alone: every method is looked up on it when it is
-//! called (a stub installed after `build()` takes effect on the next operation), by the bridge,
-//! in the same call that invokes it.
+//! The client is held as the caller's object alone, through a weak reference (the facade keeps
+//! the object: js/bridge/held.js): every method is looked up on it when it is called (a stub
+//! installed after `build()` takes effect on the next operation), by the bridge, in the same call
+//! that invokes it.
 
 use std::cell::RefCell;
 
@@ -25,16 +26,20 @@ use crate::migration::event::CheckRatioOnWire;
 use crate::migration::{MigrationClient, OfferedTracker, OutgoingEvent, ServedEvaluation, Stage};
 
 pub struct JsClient {
+    /// The weak reference `bridge::weakly` made: the facade keeps the client (js/bridge/held.js).
     target: JsValue,
     check_ratio_on_wire: CheckRatioOnWire,
 }
 
 impl JsClient {
+    /// `client` checked to have `migrationVariation`, held weakly: whoever keeps this keeps the
+    /// client itself too (a migrator's facade). The `migrationVariation` export needs no one to:
+    /// it asks the client at once, in the caller's call (its task is polled there), and only that.
     pub fn from_js(client: &JsValue) -> Result<Self, Error> {
         method(client, "migrationVariation").ok_or_else(|| {
             Error::Type(format!("client must be an object with a migrationVariation method, {}", got(client)))
         })?;
-        Ok(JsClient { target: client.clone(), check_ratio_on_wire: CheckRatioOnWire::OmittedWhenOne })
+        Ok(JsClient { target: bridge::weakly(client), check_ratio_on_wire: CheckRatioOnWire::OmittedWhenOne })
     }
 
     /// This client, asking for every check ratio in its events when `always`.
@@ -151,7 +156,7 @@ impl MigrationClient<JsValue> for JsClient {
     }
 
     fn tracks_events(&self) -> bool {
-        method(&self.target, "trackMigrationOp").is_some()
+        bridge::takes_events(&self.target)
     }
 
     fn track_migration_op(&self, event: OutgoingEvent<JsValue>) -> Result<(), JsValue> {

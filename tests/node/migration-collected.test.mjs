@@ -1,8 +1,9 @@
-// Garbage collection: a Migrator (and its builder) whose own functions refer to it is collected
-// once nothing else does, and the functions an operation still needs stay while it runs
-// (js/bridge/held.js). The wasm used to keep every origin, comparison and onMismatch through a
-// strong reference (a GC root), so a migrator those functions referred to was never collected:
-// one per request in a worker that builds its migrators per request.
+// Garbage collection: a Migrator (and its builder) whose own functions or flag client refer to it
+// is collected once nothing else does, and what an operation still needs stays while it runs
+// (js/bridge/held.js). The wasm used to keep every origin, comparison, onMismatch and client
+// through a strong reference (a GC root), so a migrator they referred to was never collected: one
+// per request in a worker that builds its migrators per request. (V8's closures made in one scope
+// share it: one closure there that names the migrator makes all of them refer to it.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setFlagsFromString } from 'node:v8';
@@ -133,4 +134,22 @@ test('the functions an operation still needs stay while it runs, though nothing 
     await turn();
   }
   assert.deepEqual(calls, ['old', 'new', 'compare', 'onMismatch']);
+});
+
+test('a migrator whose flag client refers to it (closures of the same scope) is collected', async () => {
+  const seen = finalizations();
+  const make = async () => {
+    let migrator;
+    const events = [];
+    const client = {
+      migrationVariation: async () => 'shadow',
+      trackMigrationOp: (event) => events.push(event, migrator),
+    };
+    migrator = new MigratorBuilder(client).read(async () => 1, async () => 1).write(async () => 1, async () => 1).build();
+    await migrator.read('flag', CTX, 'off');
+    assert.equal(events.length, 2);
+    seen.track(migrator, 'migrator');
+  };
+  for (let i = 0; i < N; i++) await make();
+  assert.equal(await seen.count('migrator', N), N);
 });
