@@ -159,15 +159,15 @@ export class MigratorBuilder {
   #inner;
   #waitUntil;
   /**
-   * The client and the functions given to this builder (origins, comparisons, onMismatch), each
-   * added once the wasm took it, which holds them only weakly: js/bridge/held.js. Its Migrators
-   * share the list.
+   * The client, the logger and the functions given to this builder (origins, comparisons,
+   * onMismatch), each added once the wasm took it, which holds them only weakly:
+   * js/bridge/held.js. Its Migrators share the list.
    */
   #held = [];
   constructor(client, builderOptions) {
     const { logger } = options(builderOptions, 'options', OptionsOf.MigratorBuilder);
     this.#inner = new wasm.WasmMigratorBuilder(client, logger, launchDarklyAdapters.has(client));
-    this.#held.push(client);
+    this.#held.push(client, logger);
   }
   readExecutionOrder(order) {
     this.#inner.readExecutionOrder(order);

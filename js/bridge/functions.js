@@ -5,6 +5,7 @@
 //   waiting.js  the clock, promises, timers and abort signals
 //   answers.js  a flag client's answer, classified
 //   held.js     the caller's functions a migrator keeps, held weakly by the wasm
+//   logger.js   the caller's logger, called
 //   origins.js  origins and comparisons, called and timed
 //   trackers.js a flag system's own tracker, and the event it makes
 //   events.js   cutover's own migration_op event
@@ -18,6 +19,7 @@ export { awaitValue, now, offAbort, onAbort, startTimer, stopTimer } from './wai
 export { takeThrown } from './thrown.js';
 export { askClient, readAnswer, stage, takesEvents } from './answers.js';
 export { weakly } from './held.js';
+export { logTo } from './logger.js';
 export { callBoth, callEach, callOrigin, compare, notify } from './origins.js';
 export { createEvent, sendHeldEvent, trackerCall, trackerConsistency, trackerOrigin } from './trackers.js';
 export { buildEvent, ownEvent } from './events.js';

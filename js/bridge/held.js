@@ -1,5 +1,5 @@
-// What a migrator keeps of the caller's, its flag client and functions (origins, comparisons,
-// onMismatch), held without a cycle through the wasm (src/js/builder.rs): the wasm keeps only a
+// What a migrator keeps of the caller's, its flag client, logger and functions (origins,
+// comparisons, onMismatch), held without a cycle through the wasm (src/js/builder.rs): the wasm keeps only a
 // weak reference to each, and the facade (js/migration.js) keeps the object itself in its `held`
 // list, which belongs to the builder, then to the Migrators built from it. Every operation's
 // `Pending` carries the list until the operation, its background part included, has ended

@@ -2,7 +2,7 @@
 // functions of js/bridge/functions.js), in TypeScript. `tsc -p js` checks them against this file (js/check-types.ts: every function, with
 // exactly these parameters), and tests/node/bridge-signatures.test.mjs checks this file against
 // the Rust block (names, argument counts, and types: f64/i32/u32 → number, bool → boolean,
-// &JsValue → unknown, JsValue → unknown, Array → string[]). Codes are the enums of
+// &JsValue → unknown, JsValue → unknown, Array → string[], &str → string). Codes are the enums of
 // src/js/codes.rs as the glue declares them; a parameter or result named after one carries it.
 import type { Answer, Call, Check, Side, TapeStatus, TrackerMethod } from '../../js/wasm/cutover.js';
 
@@ -23,6 +23,7 @@ export function takesEvents(client: unknown): boolean;
 export function readAnswer(answer: unknown, id: number): Answer;
 /** A weak reference to `f`, kept by the wasm in its place (js/bridge/held.js); every `client`, `f`, `g`, `comparison` and `listener` here is such a reference. */
 export function weakly(f: unknown): unknown;
+export function logTo(logger: unknown, level: string, message: string): void;
 export function callOrigin(f: unknown, payload: unknown, signal: unknown, id: number): void;
 export function callBoth(f: unknown, g: unknown, payload: unknown, signal: unknown, id: number): void;
 export function callEach(f: unknown, g: unknown, payload: unknown, signal: unknown, first: number, second: number): void;

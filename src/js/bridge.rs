@@ -81,6 +81,11 @@ extern "C" {
     /// `g`, `comparison` or `listener` take such a reference.
     pub fn weakly(f: &JsValue) -> JsValue;
 
+    /// `logger[level](message)` when it has that method (`logger`: a weak reference, as above);
+    /// what the logger throws is dropped.
+    #[wasm_bindgen(js_name = logTo)]
+    pub fn log_to(logger: &JsValue, level: &str, message: &str);
+
     /// Calls origin `f(payload, signal)` and reports `deliverTimed(id, ok, value, ms)`, at once
     /// for a plain value or a throw, on settlement for a promise; a `failure(error)` value
     /// reports `(false, error)`.

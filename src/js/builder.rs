@@ -8,7 +8,7 @@ use wasm_bindgen::prelude::*;
 
 use super::bridge;
 use super::client::JsClient;
-use super::host::js_host;
+use super::host::{js_host, LoggerKeeper};
 use super::migrator::WasmMigrator;
 use super::mismatches::{JsExplainer, JsMismatchListener};
 use super::origin::{must_be_function, JsComparison, JsOrigin};
@@ -49,7 +49,7 @@ impl WasmMigratorBuilder {
         Ok(WasmMigratorBuilder {
             inner: RefCell::new(MigratorBuilder::new()),
             client: Rc::new(JsClient::from_js(&client)?.with_check_ratio_always(check_ratio_always)),
-            host: js_host(&logger)?,
+            host: js_host(&logger, LoggerKeeper::Facade)?,
             idle_signal: AbortController::new().signal(),
         })
     }

@@ -28,7 +28,7 @@ fn sample(context: JsValue) -> Option<MigrationOpEvent<JsValue>> {
         t.invoked(origin);
         t.latency(origin, ms).ok()?;
     }
-    let host = super::super::host::js_host(&JsValue::UNDEFINED).ok()?;
+    let host = super::super::host::js_host(&JsValue::UNDEFINED, super::super::host::LoggerKeeper::Host).ok()?;
     t.record_check(&host, Ok(true));
     t.build(1_700_000_000_000.0).ok()
 }

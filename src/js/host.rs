@@ -80,9 +80,23 @@ fn unref(handle: &JsValue) {
     }
 }
 
-/// A user's logger object: `debug`, `info`, `warn` and `error` methods, each optional.
+/// A user's logger object: `debug`, `info`, `warn` and `error` methods, each optional, looked up
+/// when it logs.
 struct JsLogger {
+    /// The weak reference `bridge::weakly` made (js/bridge/held.js).
     target: JsValue,
+    /// The logger itself, for a host whose owner's facade does not keep it ([`LoggerKeeper::Host`]).
+    _kept: Option<JsValue>,
+}
+
+/// Who keeps a host's JavaScript logger alive: a strong reference from the wasm is a GC root, so
+/// a logger that refers to its migrator would keep both forever (js/bridge/held.js).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum LoggerKeeper {
+    /// The facade keeps it (a migrator's `held` list): the host holds it weakly.
+    Facade,
+    /// The host itself (the Big Segments manager's, whose facade keeps no list).
+    Host,
 }
 
 /// The default: `console`, warnings and errors only.
@@ -96,10 +110,7 @@ impl Logger for JsLogger {
             Level::Warn => "warn",
             Level::Error => "error",
         };
-        if let Some(f) = method(&self.target, name) {
-            // A logger that throws must not break the operation that is logging.
-            let _ = f.call1(&self.target, &JsValue::from_str(message));
-        }
+        super::bridge::log_to(&self.target, name, message);
     }
 }
 
@@ -142,13 +153,14 @@ thread_local! {
     };
 }
 
-/// A host whose logger is `logger` (an object with logging methods), or the console when
-/// `logger` is undefined or null. Anything else is a TypeError.
-pub fn js_host(logger: &JsValue) -> Result<Host, JsValue> {
+/// A host whose logger is `logger` (an object with logging methods), kept as `keeper` says, or
+/// the console when `logger` is undefined or null. Anything else is a TypeError.
+pub fn js_host(logger: &JsValue, keeper: LoggerKeeper) -> Result<Host, JsValue> {
     let logger: Rc<dyn Logger> = if logger.is_undefined() || logger.is_null() {
         PARTS.with(|p| p.console.clone())
     } else if logger.is_object() {
-        Rc::new(JsLogger { target: logger.clone() })
+        let kept = (keeper == LoggerKeeper::Host).then(|| logger.clone());
+        Rc::new(JsLogger { target: super::bridge::weakly(logger), _kept: kept })
     } else {
         return Err(type_error(&format!(
             "logger must be an object with debug/info/warn/error methods, {}",

@@ -7,7 +7,7 @@ use js_sys::{Function, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::host::js_host;
+use super::host::{js_host, LoggerKeeper};
 use super::native_store::NativeStore;
 use super::promise::{complete, promise};
 use super::store::{answer_object, JsMembership, JsStore};
@@ -92,7 +92,7 @@ impl WasmBigSegmentStoreManager {
             query_timeout_ms: option_value(&options, BigSegmentsConfig::QUERY_TIMEOUT_MS),
         };
         let config = BigSegmentsConfig::from_options(&values).map_err(crate::error::Error::from)?;
-        let mut host = js_host(&get(&options, "logger"))?;
+        let mut host = js_host(&get(&options, "logger"), LoggerKeeper::Host)?;
         if !instruments.is_undefined() {
             host.metrics = Some(super::meter::JsMeterSink::sink(&instruments, host.logger.clone()));
         }

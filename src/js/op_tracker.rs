@@ -11,7 +11,7 @@ use wasm_bindgen::JsCast;
 use super::client::{served_from, JsClient};
 use super::event::event_object;
 use super::flag_key::flag_key_text;
-use super::host::js_host;
+use super::host::{js_host, LoggerKeeper};
 use super::intern::intern;
 use super::promise::complete;
 use super::stage::{default_stage as parse_default_stage, stage_arg};
@@ -59,7 +59,7 @@ impl WasmOpTracker {
         let evaluation = served_from(&evaluation).evaluation(value, default);
         Ok(WasmOpTracker {
             inner: RefCell::new(OpTracker::new(flag_key, context, evaluation)),
-            host: js_host(&JsValue::UNDEFINED)?,
+            host: js_host(&JsValue::UNDEFINED, LoggerKeeper::Host)?,
         })
     }
 
@@ -125,7 +125,7 @@ pub fn migration_variation(
     let setup = (|| {
         let client: Rc<JsClient> = Rc::new(JsClient::from_js(&client)?);
         let flag_key = flag_key_text(&flag_key)?;
-        Ok::<_, JsValue>((client, flag_key, js_host(&JsValue::UNDEFINED)?))
+        Ok::<_, JsValue>((client, flag_key, js_host(&JsValue::UNDEFINED, LoggerKeeper::Host)?))
     })();
     let default = parse_default_stage(&default_stage);
     complete(

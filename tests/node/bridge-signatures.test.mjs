@@ -40,6 +40,7 @@ const AS = {
   '&JsValue': ['unknown'],
   JsValue: ['unknown'],
   'js_sys::Array': ['string[]'],
+  '&str': ['string'],
   '()': ['void'],
 };
 const matches = (rust, ts) => (AS[rust] ?? []).includes(ts);

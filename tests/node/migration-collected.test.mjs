@@ -1,9 +1,10 @@
-// Garbage collection: a Migrator (and its builder) whose own functions or flag client refer to it
-// is collected once nothing else does, and what an operation still needs stays while it runs
-// (js/bridge/held.js). The wasm used to keep every origin, comparison, onMismatch and client
-// through a strong reference (a GC root), so a migrator they referred to was never collected: one
-// per request in a worker that builds its migrators per request. (V8's closures made in one scope
-// share it: one closure there that names the migrator makes all of them refer to it.)
+// Garbage collection: a Migrator (and its builder) whose own functions, flag client or logger
+// refer to it is collected once nothing else does, and what an operation still needs stays while
+// it runs (js/bridge/held.js). The wasm used to keep every origin, comparison, onMismatch, client
+// and logger through a strong reference (a GC root), so a migrator they referred to was never
+// collected: one per request in a worker that builds its migrators per request. (V8's closures
+// made in one scope share it: one closure there that names the migrator makes all of them refer
+// to it.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setFlagsFromString } from 'node:v8';
@@ -152,4 +153,25 @@ test('a migrator whose flag client refers to it (closures of the same scope) is 
   };
   for (let i = 0; i < N; i++) await make();
   assert.equal(await seen.count('migrator', N), N);
+});
+
+test('a migrator whose logger refers to it is collected, and the logger still gets its messages', async () => {
+  const seen = finalizations();
+  const messages = [];
+  const make = async () => {
+    let migrator;
+    const logger = { error: (message) => messages.push(message, migrator !== undefined) };
+    // A value that is not a stage: the migrator logs an error and uses the default stage.
+    const client = { migrationVariation: () => 'not a stage' };
+    migrator = new MigratorBuilder(client, { logger })
+      .read(async () => 1, async () => 1)
+      .write(async () => 1, async () => 1)
+      .build();
+    await migrator.read('flag', CTX, 'off');
+    seen.track(migrator, 'migrator');
+  };
+  for (let i = 0; i < N; i++) await make();
+  assert.equal(await seen.count('migrator', N), N);
+  assert.equal(messages.length, N * 2);
+  assert.match(messages[0], /served a value that is not a stage/);
 });
