@@ -1,12 +1,12 @@
-// What a migrator keeps of the caller's, its flag client, logger and functions (origins,
-// comparisons, onMismatch), held without a cycle through the wasm (src/js/builder.rs): the wasm keeps only a
-// weak reference to each, and the facade (js/migration.js) keeps the object itself in its `held`
-// list, which belongs to the builder, then to the Migrators built from it. Every operation's
-// `Pending` carries the list until the operation, its background part included, has ended
-// (src/js/migrator.rs). So a Migrator that they refer to is collected once nothing else does: a
-// strong reference from the wasm (a GC root) kept both forever. The cost: a `deref()` (about
-// 20 ns in V8) per call into such an object; a fixed-stage shadow read measured 1.13 → 1.23 µs
-// with the functions alone (docs/ARCHITECTURE.md).
+// What a migrator keeps of the caller's (its flag client, its logger, and its origins,
+// comparisons and onMismatch), held without a cycle through the wasm (src/js/builder.rs): the
+// wasm keeps only a weak reference to each, and the facade (js/migration.js) keeps the object
+// itself in its `held` list, which belongs to the builder, then to the Migrators built from it.
+// Every operation's `Pending` carries the list until the operation, its background part
+// included, has ended (src/js/migrator.rs). So a Migrator that they refer to is collected once
+// nothing else does: a strong reference from the wasm (a GC root) kept both forever. The cost: a
+// `deref()` (about 20 ns in V8) per call into such an object; a fixed-stage shadow read measured
+// 1.17 → 1.28 µs (docs/ARCHITECTURE.md).
 
 /** Where there is no `WeakRef`, a strong stand-in with the same `deref()`. */
 class Strong {

@@ -65,7 +65,7 @@ fn timed_outcome(mut wait: Wait) -> LocalBoxFuture<'static, Timed<JsValue>> {
 /// An origin function `(payload, signal) => value | Promise<value>`, called by the bridge, which
 /// times it where it settles and reads a `failure(error)` value as a failure.
 pub struct JsOrigin {
-    /// The weak reference `bridge::hold` made: the facade keeps the function.
+    /// The weak reference `bridge::weakly` made: the facade keeps the function.
     f: JsValue,
     /// Given to calls that cannot be cancelled: never aborts, made once.
     idle_signal: AbortSignal,
