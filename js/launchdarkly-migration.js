@@ -122,6 +122,10 @@ class LDMigration {
   settled() {
     return this.#migrator.settled();
   }
+  /** The guard of `flagKey` (`guard` option). */
+  guard(flagKey) {
+    return this.#migrator.guard(flagKey);
+  }
 }
 
 /**
@@ -176,6 +180,10 @@ export function createMigration(ldClient, config) {
   else if (background !== undefined && background !== false) {
     fail('options.background must be true, false or { maxInFlight, waitUntil }', background);
   }
+  const guard = read(config, 'guard');
+  if (guard === true) builder.guard();
+  else if (isObject(guard)) builder.guard(guard);
+  else if (guard !== undefined && guard !== false) fail('options.guard must be true, false or guard options', guard);
   // A `sameResponse` check is handed to the builder as it is (read once, not at each call): the
   // migrator recognises it and reads each Response's body first, where a wrapper would be called
   // with the Responses themselves.

@@ -19,13 +19,18 @@ export function gaugeSlot(group) {
   return tablesOf()[group].findIndex(({ kind }) => kind === 'ObservableGauge');
 }
 
-/** The instruments of `group` made by `meter`, in table order; `what` names the argument. */
+/**
+ * The instruments of `group` made by `meter`, in table order; `what` names the argument. The
+ * migrations' gauge (the guard's state) is left out, undefined, by a meter that makes no
+ * observable gauges; Big Segments need theirs.
+ */
 export function instrumentsOf(meter, group, what) {
   if (meter === null || typeof meter !== 'object') {
     throw new TypeError(`${what} must be an OpenTelemetry Meter, ${describe(meter)}`);
   }
   return tablesOf()[group].map(({ name, kind, ...options }) => {
     const create = meter[`create${kind}`];
+    if (group === MIGRATION && kind === 'ObservableGauge' && typeof create !== 'function') return undefined;
     if (typeof create !== 'function') {
       throw new TypeError(`${what}.create${kind} must be a function, ${describe(create)}`);
     }

@@ -3,7 +3,7 @@ import * as wasm from './wasm/cutover.js';
 import { Hint, OptionsOf } from './wasm/cutover.js';
 import { stage } from './bridge/answers.js';
 import { nativeComparison } from './diff.js';
-import { instrumentsOf, MIGRATION } from './metrics.js';
+import { gaugeSlot, instrumentsOf, MIGRATION } from './metrics.js';
 import { describe, INNER, LastString, LD_SHAPED, OLD_FIRST, read } from './util.js';
 
 // Looked up on first use: with the web entry the wasm is initialised after this module loads.
@@ -153,6 +153,27 @@ class Migrator {
   mismatches() {
     return this.#inner.mismatches();
   }
+  guard(flagKey) {
+    return this.#inner.guard(flagKey);
+  }
+}
+
+/**
+ * Reports each flag key's guard state to the meter's gauge while the migrator lives: the callback
+ * holds the wasm migrator weakly (a meter outlives its migrators) and removes itself once it is
+ * gone.
+ */
+function observeGuards(gauge, inner) {
+  const ref = typeof WeakRef === 'function' ? new WeakRef(inner) : { deref: () => inner };
+  const callback = (result) => {
+    const migrator = ref.deref();
+    if (migrator === undefined) {
+      if (typeof gauge.removeCallback === 'function') gauge.removeCallback(callback);
+      return;
+    }
+    for (const [value, attributes] of migrator.guardGauges()) result.observe(value, attributes);
+  };
+  gauge.addCallback(callback);
 }
 
 export class MigratorBuilder {
@@ -164,6 +185,9 @@ export class MigratorBuilder {
    * js/bridge/held.js. Its Migrators share the list.
    */
   #held = [];
+  /** The meter's guard-state gauge, when a meter was given and it makes observable gauges. */
+  #guardGauge;
+  #guarded = false;
   constructor(client, builderOptions) {
     const { logger } = options(builderOptions, 'options', OptionsOf.MigratorBuilder);
     this.#inner = new wasm.WasmMigratorBuilder(client, logger, launchDarklyAdapters.has(client));
@@ -191,7 +215,9 @@ export class MigratorBuilder {
   }
   /** Records this migrator's operations, origin calls and checks with an OpenTelemetry Meter. */
   meter(meter) {
-    this.#inner.meter(instrumentsOf(meter, MIGRATION, 'meter: meter'));
+    const instruments = instrumentsOf(meter, MIGRATION, 'meter: meter');
+    this.#inner.meter(instruments);
+    this.#guardGauge = instruments[gaugeSlot(MIGRATION)];
     return this;
   }
   /** Background mode: the caller gets the authoritative result as soon as it settles. */
@@ -212,6 +238,15 @@ export class MigratorBuilder {
     const onMismatch = read(opts, 'onMismatch');
     this.#inner.mismatches(read(opts, 'keep'), read(opts, 'maxDifferences'), onMismatch);
     this.#held.push(onMismatch);
+    return this;
+  }
+  /** A circuit breaker on the new origin, per flag key (API §1 "Guardrails"). */
+  guard(guardOptions) {
+    const opts = options(guardOptions, 'MigratorBuilder#guard: options', OptionsOf.MigratorGuard);
+    // The core reads and checks each value (a TypeError or RangeError naming it).
+    this.#inner.guard(opts);
+    this.#held.push(read(opts, 'onChange'));
+    this.#guarded = true;
     return this;
   }
   read(oldFn, newFn, comparison) {
@@ -235,6 +270,7 @@ export class MigratorBuilder {
     } catch (e) {
       throw new MigratorConfigError(e.message);
     }
+    if (this.#guarded && typeof this.#guardGauge?.addCallback === 'function') observeGuards(this.#guardGauge, inner);
     return new Migrator(INNER, inner, this.#waitUntil, this.#held);
   }
 }

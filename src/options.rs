@@ -55,6 +55,8 @@ pub enum OptionsObject {
     MigratorBackground,
     /// `MigratorBuilder#mismatches(options)`.
     MigratorMismatches,
+    /// `MigratorBuilder#guard(options)`.
+    MigratorGuard,
     /// `sameStructure(options)`.
     SameStructure,
     /// `sameResponse(options)`.
@@ -77,6 +79,32 @@ pub mod manager_option {
     pub const QUERY_TIMEOUT_MS: &str = "queryTimeoutMs";
 }
 
+/// `MigratorBuilder#guard`'s options, named here (and by `GuardSettings`, which validates them,
+/// and the binding, which reads them).
+pub mod guard_option {
+    pub const MAX_ERROR_RATE: &str = "maxErrorRate";
+    pub const MAX_CONSECUTIVE_ERRORS: &str = "maxConsecutiveErrors";
+    pub const MAX_LATENCY_RATIO: &str = "maxLatencyRatio";
+    pub const MAX_INCONSISTENCY: &str = "maxInconsistency";
+    pub const WINDOW_MS: &str = "windowMs";
+    pub const MIN_CALLS: &str = "minCalls";
+    pub const COOLDOWN_MS: &str = "cooldownMs";
+    pub const PROBE_RATIO: &str = "probeRatio";
+    pub const ON_CHANGE: &str = "onChange";
+}
+
+const GUARD: &[&str] = &[
+    guard_option::MAX_ERROR_RATE,
+    guard_option::MAX_CONSECUTIVE_ERRORS,
+    guard_option::MAX_LATENCY_RATIO,
+    guard_option::MAX_INCONSISTENCY,
+    guard_option::WINDOW_MS,
+    guard_option::MIN_CALLS,
+    guard_option::COOLDOWN_MS,
+    guard_option::PROBE_RATIO,
+    guard_option::ON_CHANGE,
+];
+
 /// An operation's options (`OperationOptions`).
 const OPERATION: &[&str] = &["signal", "waitUntil"];
 
@@ -97,6 +125,7 @@ impl OptionsObject {
             OptionsObject::OpenFeatureClient => "openFeatureClient",
             OptionsObject::MigratorBackground => "MigratorBuilder#background",
             OptionsObject::MigratorMismatches => "MigratorBuilder#mismatches",
+            OptionsObject::MigratorGuard => "MigratorBuilder#guard",
             OptionsObject::SameStructure => "sameStructure",
             OptionsObject::SameResponse => "sameResponse",
             OptionsObject::BeaconSink => "beaconSink",
@@ -139,6 +168,7 @@ impl OptionsObject {
                 "logger",
                 "meter",
                 "background",
+                "guard",
             ],
             OptionsObject::RedisBigSegmentStore => &["prefix"],
             OptionsObject::DynamoDbBigSegmentStore => &["tableName", "prefix"],
@@ -146,6 +176,7 @@ impl OptionsObject {
             OptionsObject::OpenFeatureClient => &["provider"],
             OptionsObject::MigratorBackground => &["maxInFlight", "waitUntil"],
             OptionsObject::MigratorMismatches => &["keep", "maxDifferences", "onMismatch"],
+            OptionsObject::MigratorGuard => GUARD,
             OptionsObject::SameStructure => &["ignore"],
             OptionsObject::SameResponse => &["headers", "ignore", "maxBodyBytes"],
             OptionsObject::BeaconSink => &["maxBatch", "flushIntervalMs"],
@@ -175,7 +206,7 @@ impl OptionsObject {
 mod tests {
     use super::*;
 
-    const ALL: [OptionsObject; 16] = [
+    const ALL: [OptionsObject; 17] = [
         OptionsObject::BigSegmentStoreManager,
         OptionsObject::MigratorBuilder,
         OptionsObject::MigratorRead,
@@ -187,6 +218,7 @@ mod tests {
         OptionsObject::DynamoDbBigSegmentStore,
         OptionsObject::LaunchDarklyBigSegmentStore,
         OptionsObject::OpenFeatureClient,
+        OptionsObject::MigratorGuard,
         OptionsObject::SameStructure,
         OptionsObject::SameResponse,
         OptionsObject::BeaconSink,

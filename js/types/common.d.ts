@@ -105,6 +105,14 @@ export interface MeterLike {
   createCounter(name: string, options?: object): CounterLike;
   /** Creates the histogram named `name`. */
   createHistogram(name: string, options?: object): HistogramLike;
+  /**
+   * Creates the observable gauge named `name`: optional for migrations (the guard's state,
+   * `cutover.migration.guard.state`, is reported when the meter has it), required for Big Segments.
+   */
+  createObservableGauge?(name: string, options?: object): {
+    addCallback(callback: (result: ObservableResultLike) => void): void;
+    removeCallback?(callback: (result: ObservableResultLike) => void): void;
+  };
 }
 
 /** What an observable gauge's callback receives. */

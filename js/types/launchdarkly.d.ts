@@ -4,7 +4,7 @@
 import type { Context, Logger, MeterLike, Origin, Stage } from './common.js';
 import type { BigSegmentStore } from './big-segments.js';
 import type { LDClientLike } from './clients.js';
-import type { BackgroundOptions, MigrationStats, OperationOptions } from './migrations.js';
+import type { BackgroundOptions, GuardOptions, GuardStatus, MigrationStats, OperationOptions } from './migrations.js';
 
 /** The Big Segment store LaunchDarkly's server SDK calls (its `interfaces.BigSegmentStore`). */
 export interface LaunchDarklyBigSegmentStore {
@@ -149,6 +149,8 @@ export interface LDMigrationOptions<TMigrationRead, TMigrationWrite, TMigrationR
   meter?: MeterLike;
   /** cutover: background mode, as `MigratorBuilder#background` (`true`: its defaults). */
   background?: boolean | BackgroundOptions;
+  /** cutover: guardrails, as `MigratorBuilder#guard` (`true`: its defaults). */
+  guard?: boolean | GuardOptions;
 }
 
 /**
@@ -176,6 +178,8 @@ export interface LDMigration<TMigrationRead, TMigrationWrite, TMigrationReadInpu
   stats(): MigrationStats;
   /** Resolves when every background part started before the call has ended. */
   settled(): Promise<void>;
+  /** The guard of `key` (`guard` option; closed without it). */
+  guard(key: string): GuardStatus;
 }
 
 /**

@@ -166,6 +166,75 @@ export interface BackgroundOptions {
   waitUntil?: (promise: Promise<void>) => void;
 }
 
+/** A guard's state: `closed` (the stage's plan), `tripped` (the old origin authoritative), `probing` (1 read in `probeRatio` tries the new one). */
+export type GuardState = 'closed' | 'tripped' | 'probing';
+
+/** What a guard's window held when it changed. */
+export interface GuardWindow {
+  newCalls: number;
+  newErrors: number;
+  /** p99 of each origin over the operations where both ran, in ms; `null` without `maxLatencyRatio` or such operations. */
+  oldP99: number | null;
+  newP99: number | null;
+  checked: number;
+  inconsistent: number;
+}
+
+/** One change of a flag key's guard, as `onChange` and the log report it. */
+export interface GuardChange {
+  flagKey: string;
+  from: GuardState;
+  to: GuardState;
+  /** The bound and its figure: `'error rate 0.31 > 0.1 over 164 calls'`, `'10 consecutive errors'`. */
+  reason: string;
+  /** Epoch ms. */
+  at: number;
+  window: GuardWindow;
+}
+
+/** A flag key's guard as `Migrator#guard()` and `stats().guard.flags` show it. */
+export interface GuardStatus {
+  state: GuardState;
+  /** Epoch ms: when it entered this state. */
+  since: number;
+  /** Why it did; `null` before its first change. */
+  reason: string | null;
+}
+
+/** `MigratorBuilder#guard()`'s options: a circuit breaker on the new origin, per flag key. */
+export interface GuardOptions {
+  /** The new origin's failures ÷ its calls in the window: default 0.1, in (0, 1]. */
+  maxErrorRate?: number;
+  /** This many new-origin failures in a row trip it at any count: default 10. */
+  maxConsecutiveErrors?: number;
+  /** New p99 ÷ old p99 over the window's operations where both ran; > 1. Not judged by default. */
+  maxLatencyRatio?: number;
+  /** Inconsistent ÷ checked reads in the window; in (0, 1]. Not judged by default. */
+  maxInconsistency?: number;
+  /** The sliding window, ms: default 60000. */
+  windowMs?: number;
+  /** No rate decision on fewer new-origin calls in the window: default 100. */
+  minCalls?: number;
+  /** How long a trip lasts before probing, ms: default 30000. */
+  cooldownMs?: number;
+  /** While probing, 1 read in this many also calls the new origin: default 10. */
+  probeRatio?: number;
+  /** Told of every change, in the caller's async context; a throw is logged. */
+  onChange?: (change: GuardChange) => void;
+}
+
+/** `stats().guard`. */
+export interface GuardStats {
+  /** Changes to `tripped`. */
+  trips: number;
+  /** Changes from `probing` to `closed`. */
+  recoveries: number;
+  /** Operations whose origins the guard changed from the stage's plan. */
+  fallbacks: { read: number; write: number };
+  /** Each flag key kept (at most 100, the least recently used dropped first). */
+  flags: Record<string, GuardStatus>;
+}
+
 /** After `defaultStage`: the payload (required unless it may be `undefined`), the options. */
 export type PayloadArguments<TPayload> = undefined extends TPayload
   ? [payload?: TPayload, options?: OperationOptions]
@@ -211,6 +280,8 @@ export interface OperationStats {
 export interface MigrationStats {
   read: OperationStats;
   write: OperationStats;
+  /** `null` without `guard()`. */
+  guard: GuardStats | null;
 }
 
 /** Runs reads and writes at the stage the flag serves; made by `MigratorBuilder#build()`. */
@@ -227,6 +298,8 @@ export interface Migrator<TReadPayload = unknown, TRead = unknown, TWritePayload
   settled(): Promise<void>;
   /** The kept mismatches (`mismatches()`), oldest first: a fresh array. */
   mismatches(): Mismatch[];
+  /** The guard of `flagKey` (closed for a key never seen, or without `guard()`). */
+  guard(flagKey: string): GuardStatus;
 }
 
 /**
@@ -257,6 +330,12 @@ export class MigratorBuilder<TReadPayload = unknown, TRead = unknown, TWritePayl
    * the comparison is one), keeps the last ones and counts the paths they differ at.
    */
   mismatches(options?: MismatchOptions): this;
+  /**
+   * A circuit breaker on the new origin, per flag key: when it fails (or is slow, or
+   * inconsistent) beyond a bound, the old origin is authoritative until a cooldown has passed
+   * and probing found the new one healthy again.
+   */
+  guard(options?: GuardOptions): this;
   /**
    * The read origins and the consistency check; replaces any earlier read configuration. The
    * read's value type is what either origin returns; the check gets the old value, then the new.

@@ -28,7 +28,7 @@ export function callOrigin(f: unknown, payload: unknown, signal: unknown, id: nu
 export function callBoth(f: unknown, g: unknown, payload: unknown, signal: unknown, id: number): void;
 export function callEach(f: unknown, g: unknown, payload: unknown, signal: unknown, first: number, second: number): void;
 export function compare(comparison: unknown, oldValue: unknown, newValue: unknown): Check;
-export function notify(listener: unknown, mismatch: unknown): Call;
+export function notify(listener: unknown, argument: unknown): Call;
 export function trackerCall(tracker: unknown, method: TrackerMethod, a: unknown, b: unknown): Call;
 /** The flags `1 << TrackerMethod` of the calls that threw. */
 export function trackerOrigin(tracker: unknown, origin: unknown, ms: number, failed: boolean): number;

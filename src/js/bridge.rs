@@ -105,8 +105,8 @@ extern "C" {
     /// `comparison(old, new)` as a `Check`.
     pub fn compare(comparison: &JsValue, old: &JsValue, new: &JsValue) -> u32;
 
-    /// `listener(mismatch)` (a migrator's `onMismatch`): a `Call`.
-    pub fn notify(listener: &JsValue, mismatch: &JsValue) -> u32;
+    /// `listener(argument)` (a migrator's `onMismatch`, a guard's `onChange`): a `Call`.
+    pub fn notify(listener: &JsValue, argument: &JsValue) -> u32;
 
     /// `tracker[method](a, b)` for a `TrackerMethod`, looked up now: a `Call`.
     #[wasm_bindgen(js_name = trackerCall)]

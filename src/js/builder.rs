@@ -8,6 +8,7 @@ use wasm_bindgen::prelude::*;
 
 use super::bridge;
 use super::client::JsClient;
+use super::guard::JsGuardListener;
 use super::host::{js_host, LoggerKeeper};
 use super::migrator::WasmMigrator;
 use super::mismatches::{JsExplainer, JsMismatchListener};
@@ -17,6 +18,7 @@ use super::signal::{AbortController, AbortSignal};
 use super::value::got;
 use crate::error::Error;
 use crate::host::Host;
+use crate::migration::guard::GuardListener;
 use crate::migration::{
     Comparison, MigratorBuilder, MismatchListener, MismatchSettings, OriginFn, ReadOrigins, WriteOrigins,
 };
@@ -121,6 +123,17 @@ impl WasmMigratorBuilder {
             Some(Rc::new(JsMismatchListener(weak_function(&on_mismatch, "mismatches: onMismatch")?)))
         };
         self.inner.borrow_mut().mismatches(settings, Rc::new(JsExplainer), listener);
+        Ok(())
+    }
+
+    /// `guard(options)` (the facade checked the names; `options` is an object).
+    pub fn guard(&self, options: JsValue) -> Result<(), JsValue> {
+        let (settings, on_change) = super::guard::guard_options(&options)?;
+        let listener: Option<Rc<dyn GuardListener>> = match on_change {
+            None => None,
+            Some(f) => Some(Rc::new(JsGuardListener(weak_function(&f, "MigratorBuilder#guard: onChange")?))),
+        };
+        self.inner.borrow_mut().guard(settings, listener);
         Ok(())
     }
 

@@ -199,6 +199,7 @@ codes! {
         BeaconSink = 13,
         MigrationEventRelay = 14,
         LaunchDarklyBrowserClient = 15,
+        MigratorGuard = 16,
     }
 }
 

@@ -156,6 +156,18 @@ impl WasmMigrator {
         super::stats::stats_object(&self.inner.stats())
     }
 
+    /// `guard(flagKey)`: `{ state, since, reason }` of the flag key's guard.
+    pub fn guard(&self, flag_key: JsValue) -> Result<JsValue, JsValue> {
+        let key = super::value::string_arg(&flag_key, "Migrator#guard: flagKey")?;
+        Ok(super::guard::flag_object(&self.inner.guard(&key)))
+    }
+
+    /// The guard-state gauge's observations, `[value, attributes]` per flag key.
+    #[wasm_bindgen(js_name = guardGauges)]
+    pub fn guard_gauges(&self) -> js_sys::Array {
+        super::guard::gauge_observations(&self.inner.guard_gauges())
+    }
+
     #[wasm_bindgen(js_name = resetStats)]
     pub fn reset_stats(&self) {
         self.inner.reset_stats();

@@ -14,6 +14,7 @@ mod error;
 mod event;
 mod explain;
 mod flag_key;
+mod guard;
 #[cfg(feature = "segments")]
 mod hash;
 mod host;

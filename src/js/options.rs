@@ -38,6 +38,7 @@ fn object_of(code: OptionsOf) -> OptionsObject {
         OptionsOf::OpenFeatureClient => OptionsObject::OpenFeatureClient,
         OptionsOf::MigratorBackground => OptionsObject::MigratorBackground,
         OptionsOf::MigratorMismatches => OptionsObject::MigratorMismatches,
+        OptionsOf::MigratorGuard => OptionsObject::MigratorGuard,
         OptionsOf::SameStructure => OptionsObject::SameStructure,
         OptionsOf::SameResponse => OptionsObject::SameResponse,
         OptionsOf::BeaconSink => OptionsObject::BeaconSink,

@@ -44,6 +44,7 @@ pub fn stats_object(stats: &StatsSnapshot) -> JsValue {
     let object = plain();
     put(&object, "read", &operation(&stats.read));
     put(&object, "write", &operation(&stats.write));
+    put(&object, "guard", &super::guard::stats_object(stats.guard.as_ref()));
     object.into()
 }
 

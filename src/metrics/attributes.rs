@@ -47,6 +47,8 @@ pub struct Attributes<'a> {
     /// A mismatch's first difference, as the paths table names it (its normalised path or
     /// `_OTHER`): at most 33 values.
     pub mismatch_path: Option<&'a str>,
+    /// A guard's state after a change (`closed`, `probing`, `tripped`).
+    pub guard_state: Option<&'a str>,
 }
 
 impl<'a> Attributes<'a> {
@@ -56,6 +58,7 @@ impl<'a> Attributes<'a> {
     pub const ORIGIN: &'static str = "cutover.migration.origin";
     pub const ERROR_TYPE: &'static str = "error.type";
     pub const MISMATCH_PATH: &'static str = "cutover.mismatch.path";
+    pub const GUARD_STATE: &'static str = "cutover.guard.state";
 
     /// A migration operation's attributes.
     pub fn operation(flag_key: &'a str, stage: Stage, operation: Operation) -> Self {
@@ -74,17 +77,23 @@ impl<'a> Attributes<'a> {
         Attributes { mismatch_path: Some(path), ..self }
     }
 
+    pub fn with_guard_state(self, state: &'a str) -> Self {
+        Attributes { guard_state: Some(state), ..self }
+    }
+
     /// What identifies these attributes (for a host that keeps one object per distinct set):
     /// the small attributes packed in a number, the flag key and the error name.
     pub fn identity(&self) -> (u32, &'a str, &'a str) {
         let small = |i: Option<usize>| i.map_or(0, |i| i as u32 + 1);
-        // A measurement has an error type or a mismatch path, never both: they share the slot.
-        let (error, name) = match (self.error_type, self.mismatch_path) {
-            (None, None) => (0, ""),
-            (Some(ErrorType::Timeout), _) => (1, ""),
-            (Some(ErrorType::Other), _) => (2, ""),
-            (Some(ErrorType::Named(name)), _) => (3, name),
-            (None, Some(path)) => (4, path),
+        // A measurement has an error type, a mismatch path or a guard state, never two: they
+        // share the slot.
+        let (error, name) = match (self.error_type, self.mismatch_path, self.guard_state) {
+            (Some(ErrorType::Timeout), ..) => (1, ""),
+            (Some(ErrorType::Other), ..) => (2, ""),
+            (Some(ErrorType::Named(name)), ..) => (3, name),
+            (None, Some(path), _) => (4, path),
+            (None, None, Some(state)) => (5, state),
+            (None, None, None) => (0, ""),
         };
         let code = small(self.stage.map(Stage::index))
             | small(self.operation.map(|o| o as usize)) << 3
@@ -103,6 +112,7 @@ impl<'a> Attributes<'a> {
             self.origin.map(|o| (Self::ORIGIN, o.as_str())),
             self.error_type.map(|e| (Self::ERROR_TYPE, e.as_str())),
             self.mismatch_path.map(|p| (Self::MISMATCH_PATH, p)),
+            self.guard_state.map(|s| (Self::GUARD_STATE, s)),
         ]
         .into_iter()
         .flatten()

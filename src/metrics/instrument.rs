@@ -22,6 +22,8 @@ pub enum Instrument {
     ConsistencyChecks,
     ConsistencyMismatches,
     MigrationShed,
+    GuardChanges,
+    GuardState,
     BigSegmentsLookups,
     BigSegmentsCacheHits,
     BigSegmentsStoreQueries,
@@ -68,7 +70,7 @@ pub struct Advice {
 }
 
 impl Instrument {
-    pub const MIGRATION: [Instrument; 7] = [
+    pub const MIGRATION: [Instrument; 9] = [
         Instrument::MigrationOperations,
         Instrument::OriginDuration,
         Instrument::OriginErrors,
@@ -76,6 +78,8 @@ impl Instrument {
         Instrument::ConsistencyChecks,
         Instrument::ConsistencyMismatches,
         Instrument::MigrationShed,
+        Instrument::GuardChanges,
+        Instrument::GuardState,
     ];
     pub const BIG_SEGMENTS: [Instrument; 5] = [
         Instrument::BigSegmentsLookups,
@@ -95,6 +99,8 @@ impl Instrument {
             Instrument::ConsistencyChecks | Instrument::BigSegmentsStatus => 4,
             Instrument::ConsistencyMismatches => 5,
             Instrument::MigrationShed => 6,
+            Instrument::GuardChanges => 7,
+            Instrument::GuardState => 8,
         }
     }
 
@@ -107,6 +113,8 @@ impl Instrument {
             Instrument::ConsistencyChecks => "cutover.migration.consistency.checks",
             Instrument::ConsistencyMismatches => "cutover.migration.consistency.mismatches",
             Instrument::MigrationShed => "cutover.migration.shed",
+            Instrument::GuardChanges => "cutover.migration.guard.changes",
+            Instrument::GuardState => "cutover.migration.guard.state",
             Instrument::BigSegmentsLookups => "cutover.big_segments.lookups",
             Instrument::BigSegmentsCacheHits => "cutover.big_segments.cache_hits",
             Instrument::BigSegmentsStoreQueries => "cutover.big_segments.store_queries",
@@ -118,7 +126,7 @@ impl Instrument {
     pub fn kind(self) -> InstrumentKind {
         match self {
             Instrument::OriginDuration | Instrument::BigSegmentsStoreDuration => InstrumentKind::Histogram,
-            Instrument::BigSegmentsStatus => InstrumentKind::ObservableGauge,
+            Instrument::BigSegmentsStatus | Instrument::GuardState => InstrumentKind::ObservableGauge,
             _ => InstrumentKind::Counter,
         }
     }
@@ -137,6 +145,8 @@ impl Instrument {
                 "{operation}",
                 "Operations that ran their authoritative origin only: maxInFlight background parts were running",
             ),
+            Instrument::GuardChanges => ("{change}", "Changes of a migration guard's state"),
+            Instrument::GuardState => ("1", "Migration guard state: 0 closed, 1 probing, 2 tripped"),
             Instrument::BigSegmentsLookups => ("{lookup}", "Big Segment membership lookups"),
             Instrument::BigSegmentsCacheHits => ("{lookup}", "Lookups answered from the cache"),
             Instrument::BigSegmentsStoreQueries => ("{query}", "Membership queries sent to the store"),
@@ -165,7 +175,9 @@ pub const TABLES_JSON: &str = concat!(
     r#"{"name":"cutover.migration.origin.timeouts","kind":"Counter","unit":"{timeout}","description":"Origin calls that timed out"},"#,
     r#"{"name":"cutover.migration.consistency.checks","kind":"Counter","unit":"{check}","description":"Consistency checks of shadow reads"},"#,
     r#"{"name":"cutover.migration.consistency.mismatches","kind":"Counter","unit":"{mismatch}","description":"Consistency checks that found the two reads different"},"#,
-    r#"{"name":"cutover.migration.shed","kind":"Counter","unit":"{operation}","description":"Operations that ran their authoritative origin only: maxInFlight background parts were running"}],"#,
+    r#"{"name":"cutover.migration.shed","kind":"Counter","unit":"{operation}","description":"Operations that ran their authoritative origin only: maxInFlight background parts were running"},"#,
+    r#"{"name":"cutover.migration.guard.changes","kind":"Counter","unit":"{change}","description":"Changes of a migration guard's state"},"#,
+    r#"{"name":"cutover.migration.guard.state","kind":"ObservableGauge","unit":"1","description":"Migration guard state: 0 closed, 1 probing, 2 tripped"}],"#,
     r#"[{"name":"cutover.big_segments.lookups","kind":"Counter","unit":"{lookup}","description":"Big Segment membership lookups"},"#,
     r#"{"name":"cutover.big_segments.cache_hits","kind":"Counter","unit":"{lookup}","description":"Lookups answered from the cache"},"#,
     r#"{"name":"cutover.big_segments.store_queries","kind":"Counter","unit":"{query}","description":"Membership queries sent to the store"},"#,

@@ -21,6 +21,8 @@ fn table_names_kinds_units_in_slot_order() {
             "cutover.migration.consistency.checks",
             "cutover.migration.consistency.mismatches",
             "cutover.migration.shed",
+            "cutover.migration.guard.changes",
+            "cutover.migration.guard.state",
         ]
     );
     let names: Vec<_> = Instrument::table(&Instrument::BIG_SEGMENTS).into_iter().map(|s| s.name).collect();
@@ -112,8 +114,14 @@ fn identity_tells_every_distinct_set_apart() {
                     for error_type in
                         [None, Some(ErrorType::Timeout), Some(ErrorType::Other), Some(ErrorType::Named("E"))]
                     {
-                        let a =
-                            Attributes { flag_key: flag, stage, operation, origin, error_type, mismatch_path: None };
+                        let a = Attributes {
+                            flag_key: flag,
+                            stage,
+                            operation,
+                            origin,
+                            error_type,
+                            ..Attributes::default()
+                        };
                         assert_eq!(seen.insert(a.identity(), a), None, "{a:?}");
                     }
                     for path in ["/a", "_OTHER"] {
@@ -123,8 +131,13 @@ fn identity_tells_every_distinct_set_apart() {
                             operation,
                             origin,
                             mismatch_path: Some(path),
-                            error_type: None,
+                            ..Attributes::default()
                         };
+                        assert_eq!(seen.insert(a.identity(), a), None, "{a:?}");
+                    }
+                    for state in ["closed", "probing", "tripped"] {
+                        let a = Attributes { flag_key: flag, stage, operation, origin, ..Attributes::default() }
+                            .with_guard_state(state);
                         assert_eq!(seen.insert(a.identity(), a), None, "{a:?}");
                     }
                 }

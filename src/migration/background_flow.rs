@@ -31,7 +31,7 @@ impl<V: HostValue> Shared<V> {
         A: Answer<V>,
     {
         let state = op.state;
-        let plan = stage.read_plan();
+        let plan = op.route.read_plan(stage);
         let auth = plan.authoritative;
         let other = auth.other();
         let call = |origin: Origin| self.call_origin(op, origin);
@@ -125,7 +125,7 @@ impl<V: HostValue> Shared<V> {
     ) where
         A: Answer<V>,
     {
-        let plan = stage.write_plan();
+        let plan = op.route.write_plan(stage);
         self.authoritative_first(op, stage, (abort, answer), plan.authoritative, plan.non_authoritative).await;
     }
 

@@ -3,6 +3,7 @@
 use std::rc::Rc;
 
 use super::client::MigrationClient;
+use super::guard::{Guard, GuardListener, GuardSettings};
 use super::migrator::Migrator;
 use super::mismatches::{Explainer, MismatchListener, MismatchSettings, Mismatches};
 use super::origin::{ReadOrigins, WriteOrigins};
@@ -16,6 +17,7 @@ pub struct MigratorBuilder<V> {
     read: Option<ReadOrigins<V>>,
     write: Option<WriteOrigins<V>>,
     mismatches: Option<MismatchesConfig<V>>,
+    guard: Option<(GuardSettings, Option<Rc<dyn GuardListener>>)>,
 }
 
 /// `mismatches()`' settings and the host's parts of it.
@@ -33,7 +35,13 @@ impl<V: HostValue> Default for MigratorBuilder<V> {
 
 impl<V: HostValue> MigratorBuilder<V> {
     pub fn new() -> Self {
-        MigratorBuilder { settings: MigratorSettings::default(), read: None, write: None, mismatches: None }
+        MigratorBuilder {
+            settings: MigratorSettings::default(),
+            read: None,
+            write: None,
+            mismatches: None,
+            guard: None,
+        }
     }
 
     pub fn read_execution_order(&mut self, order: &str) -> Result<(), Error> {
@@ -99,6 +107,12 @@ impl<V: HostValue> MigratorBuilder<V> {
         self.mismatches = Some(MismatchesConfig { settings, explainer, listener });
     }
 
+    /// `guard()` (API §1 "Guardrails"): a circuit breaker on the new origin per flag key.
+    /// Replaces an earlier call's configuration.
+    pub fn guard(&mut self, settings: GuardSettings, listener: Option<Rc<dyn GuardListener>>) {
+        self.guard = Some((settings, listener));
+    }
+
     /// Replaces any earlier read configuration.
     pub fn read(&mut self, origins: ReadOrigins<V>) {
         self.read = Some(origins);
@@ -114,6 +128,7 @@ impl<V: HostValue> MigratorBuilder<V> {
         let write = self.write.clone().ok_or(MigratorConfigError::WriteNotProvided)?;
         let mismatches =
             self.mismatches.as_ref().map(|m| Mismatches::new(m.settings, m.explainer.clone(), m.listener.clone()));
-        Ok(Migrator::new(self.settings, read, write, client, host, mismatches))
+        let guard = self.guard.as_ref().map(|(settings, listener)| Guard::new(*settings, listener.clone(), &host));
+        Ok(Migrator::new(self.settings, (read, write), client, host, mismatches, guard))
     }
 }

@@ -39,6 +39,8 @@ pub(super) struct Calling<'a, V> {
     pub(super) state: &'a Rc<OpState<V>>,
     pub(super) payload: Option<&'a V>,
     pub(super) cancellable: bool,
+    /// Which origins the operation runs (the stage's plan, or its guard's route).
+    pub(super) route: super::guard::Route,
 }
 
 impl<V> Clone for Calling<'_, V> {
@@ -88,7 +90,7 @@ impl<V: HostValue> Shared<V> {
     /// Calls one origin with timing and timeout, leaving its bookkeeping to the caller
     /// (background mode records every origin when the operation ends).
     pub(super) async fn call_unrecorded(&self, op: &Calling<'_, V>, origin: Origin) -> Called<V> {
-        let Calling { state, payload, cancellable } = *op;
+        let Calling { state, payload, cancellable, .. } = *op;
         let f = self.origin_fn(state.operation, origin);
         let clock = &self.host.clock;
         // The host's own timing is used when it has one; a timed-out call is timed here.
@@ -123,6 +125,9 @@ impl<V: HostValue> Shared<V> {
             t.record_call(host, origin, latency, failed && settings.track_errors)
         });
         self.stats.borrow_mut().record_call(state.operation, origin, CallRecord { latency_ms, failed, timed_out });
+        if let Some(guarded) = state.guarded.get() {
+            guarded.note_call(origin, failed, latency_ms);
+        }
         if let Some(metrics) = &self.host.metrics {
             let attributes = state.attributes().with_origin(origin);
             metrics.record(Instrument::OriginDuration, latency_ms / 1000.0, &attributes);
@@ -140,7 +145,7 @@ impl<V: HostValue> Shared<V> {
     /// Both read origins at once (SPEC A2 `parallel`): through the host's `call_both` when the
     /// calls cannot be cancelled and it offers one, else joined one by one.
     pub(super) async fn call_parallel(&self, op: &Calling<'_, V>, auth: Origin) -> (Result<V, V>, Result<V, V>) {
-        let Calling { state, payload, cancellable } = *op;
+        let Calling { state, payload, cancellable, .. } = *op;
         let other = auth.other();
         let (f_auth, f_other) = (self.origin_fn(Operation::Read, auth), self.origin_fn(Operation::Read, other));
         if !cancellable {

@@ -69,6 +69,9 @@ impl<V: HostValue> Shared<V> {
             return;
         };
         self.stats.borrow_mut().record_check(consistent);
+        if let Some(guarded) = state.guarded.get() {
+            guarded.note_check(consistent);
+        }
         // A mismatch is explained only when `mismatches()` asked for it.
         let label = match (&self.mismatches, consistent) {
             (Some(mismatches), false) => self.explain(mismatches, state, comparison.ignore(), (old, new), explained),

@@ -7,7 +7,7 @@ const FLOOR_MS: f64 = 0.001;
 /// sqrt(1.04) - 1 < 2%.
 const GROWTH: f64 = 1.04;
 /// 0.001 ms × 1.04^720 is about 19 days: everything realistic fits.
-const BUCKETS: usize = 720;
+pub(crate) const BUCKETS: usize = 720;
 
 #[derive(Clone, Debug, Default)]
 pub struct Histogram {
@@ -29,7 +29,8 @@ pub struct LatencySummary {
     pub max: f64,
 }
 
-fn bucket_of(ms: f64) -> usize {
+/// The bucket `ms` falls in.
+pub(crate) fn bucket_of(ms: f64) -> usize {
     if ms < FLOOR_MS {
         return 0;
     }
@@ -41,7 +42,8 @@ fn bucket_of(ms: f64) -> usize {
     }
 }
 
-fn middle_of(bucket: usize) -> f64 {
+/// What a bucket reports: its geometric middle.
+pub(crate) fn middle_of(bucket: usize) -> f64 {
     FLOOR_MS * GROWTH.powf(bucket as f64 - 0.5)
 }
 

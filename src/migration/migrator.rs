@@ -9,6 +9,7 @@ use super::calling::{abortable, Calling};
 use super::client::{migration_variation, DefaultStage, MigrationClient};
 use super::consistency::LaterCheck;
 use super::delegation::Tracking;
+use super::guard::{FlagView, Guard, GuardedOp, Route};
 use super::mismatches::{Mismatch, Mismatches};
 use super::operation::{Answer, OperationRequest, OperationResult, Outcome};
 use super::origin::{ReadOrigins, WriteOrigins};
@@ -27,6 +28,7 @@ pub(super) struct Shared<V> {
     pub(super) stats: RefCell<MigrationStats>,
     pub(super) background: BackgroundParts,
     pub(super) mismatches: Option<Mismatches<V>>,
+    pub(super) guard: Option<Guard>,
 }
 
 /// The state of one operation, shared with the abort path.
@@ -40,6 +42,8 @@ pub(super) struct OpState<V> {
     pub(super) abort_reason: RefCell<Option<V>>,
     /// The caller's context, kept (a second reference) only with `mismatches()`.
     pub(super) context: RefCell<Option<V>>,
+    /// With `guard()`: the operation's part in its flag key's guard, once routed.
+    pub(super) guarded: std::cell::OnceCell<GuardedOp>,
 }
 
 /// Runs reads and writes by migration stage. Cheap to clone; clones share statistics.
@@ -56,16 +60,18 @@ impl<V> Clone for Migrator<V> {
 impl<V: HostValue> Migrator<V> {
     pub(crate) fn new(
         settings: MigratorSettings,
-        read: ReadOrigins<V>,
-        write: WriteOrigins<V>,
+        (read, write): (ReadOrigins<V>, WriteOrigins<V>),
         client: Rc<dyn MigrationClient<V>>,
         host: Host,
         mismatches: Option<Mismatches<V>>,
+        guard: Option<Guard>,
     ) -> Self {
         let stats = RefCell::new(MigrationStats::default());
         let background =
             BackgroundParts::new(settings.background_max_in_flight.unwrap_or(super::background::DEFAULT_MAX_IN_FLIGHT));
-        Migrator { shared: Rc::new(Shared { settings, read, write, client, host, stats, background, mismatches }) }
+        Migrator {
+            shared: Rc::new(Shared { settings, read, write, client, host, stats, background, mismatches, guard }),
+        }
     }
 
     pub fn stats(&self) -> StatsSnapshot {
@@ -73,13 +79,31 @@ impl<V: HostValue> Migrator<V> {
         if let Some(mismatches) = &self.shared.mismatches {
             snapshot.read.consistency.paths = mismatches.paths();
         }
+        snapshot.guard = self.shared.guard.as_ref().map(Guard::snapshot);
         snapshot
+    }
+
+    /// `Migrator#guard(flagKey)`: the flag key's guard (closed for a key never seen, or
+    /// without `guard()`).
+    pub fn guard(&self, flag_key: &str) -> FlagView {
+        match &self.shared.guard {
+            Some(guard) => guard.flag(flag_key),
+            None => FlagView { state: super::guard::GuardState::Closed, since: 0.0, reason: None },
+        }
+    }
+
+    /// The guard-state gauge's value per flag key kept (empty without `guard()`).
+    pub fn guard_gauges(&self) -> Vec<(Rc<str>, f64)> {
+        self.shared.guard.as_ref().map(Guard::gauges).unwrap_or_default()
     }
 
     pub fn reset_stats(&self) {
         *self.shared.stats.borrow_mut() = MigrationStats::default();
         if let Some(mismatches) = &self.shared.mismatches {
             mismatches.reset_paths();
+        }
+        if let Some(guard) = &self.shared.guard {
+            guard.reset_counts();
         }
     }
 
@@ -134,6 +158,7 @@ impl<V: HostValue> OpState<V> {
             takes_events: std::cell::Cell::new(false),
             abort_reason: RefCell::new(None),
             context: RefCell::new(None),
+            guarded: std::cell::OnceCell::new(),
         })
     }
 
@@ -180,7 +205,8 @@ impl<V: HostValue> Shared<V> {
             Ok(stage) => stage,
             Err(reason) => return self.aborted(&state, &reason, answer),
         };
-        let op = Calling { state: &state, payload: payload.as_ref(), cancellable };
+        let route = self.route(&state, stage);
+        let op = Calling { state: &state, payload: payload.as_ref(), cancellable, route };
         if self.settings.background_max_in_flight.is_some() {
             return match state.operation {
                 Operation::Read => self.read_in_background(&op, stage, abort, answer).await,
@@ -220,6 +246,19 @@ impl<V: HostValue> Shared<V> {
             metrics.record(Instrument::MigrationOperations, 1.0, &state.attributes());
         }
         self.send_event(state);
+        if let (Some(guard), Some(guarded)) = (&self.guard, state.guarded.get()) {
+            guard.record(&self.host, &state.flag_key, guarded);
+        }
+    }
+
+    /// Which origins the operation runs at `stage`: the stage's plan, or the guard's route.
+    fn route(&self, state: &OpState<V>, stage: Stage) -> Route {
+        let Some(guard) = &self.guard else {
+            return Route::AsStaged;
+        };
+        let (route, guarded) = guard.route(&self.host, &state.flag_key, state.operation, stage);
+        let _ = state.guarded.set(guarded);
+        route
     }
 
     /// An operation that ran its authoritative origin only, `maxInFlight` background parts running.
@@ -253,7 +292,7 @@ impl<V: HostValue> Shared<V> {
     /// order with the consistency check — or, for a comparison that reads values first, the
     /// check to make once the caller has its result.
     async fn read_origins(&self, op: &Calling<'_, V>, stage: Stage) -> (Outcome<V>, Option<LaterCheck<V>>) {
-        let plan = stage.read_plan();
+        let plan = op.route.read_plan(stage);
         let auth = plan.authoritative;
         let call = |origin: Origin| self.call_origin(op, origin);
         let mut later = None;
@@ -292,7 +331,7 @@ impl<V: HostValue> Shared<V> {
     /// A write's origin calls (SPEC A3): the authoritative one, then the other when the stage
     /// writes both and the first succeeded.
     async fn write_origins(&self, op: &Calling<'_, V>, stage: Stage) -> Outcome<V> {
-        let plan = stage.write_plan();
+        let plan = op.route.write_plan(stage);
         let call = |origin: Origin| self.call_origin(op, origin);
         let authoritative = OperationResult { origin: plan.authoritative, result: call(plan.authoritative).await };
         let mut non_authoritative = None;

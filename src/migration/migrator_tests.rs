@@ -107,6 +107,10 @@ impl FakeClient {
     pub(super) fn serving(stage: Stage) -> Rc<Self> {
         Self::with(move || Ok(ServedEvaluation::stage(Some(stage))))
     }
+    /// What the flag serves from now on.
+    pub(super) fn serve(&self, f: impl Fn() -> Result<ServedEvaluation<V>, V> + 'static) {
+        *self.served.borrow_mut() = Box::new(f);
+    }
     pub(super) fn with(f: impl Fn() -> Result<ServedEvaluation<V>, V> + 'static) -> Rc<Self> {
         Rc::new(FakeClient {
             served: RefCell::new(Box::new(f)),

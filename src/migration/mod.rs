@@ -9,6 +9,7 @@ mod consistency;
 pub mod context;
 pub mod delegation;
 pub mod event;
+pub mod guard;
 pub mod histogram;
 pub mod migrator;
 pub mod mismatches;
@@ -48,6 +49,9 @@ mod mismatches_tests;
 
 #[cfg(test)]
 mod later_check_tests;
+
+#[cfg(test)]
+mod guard_tests;
 
 #[cfg(test)]
 mod proptests;

@@ -78,7 +78,11 @@ impl MigrationStats {
     }
 
     pub fn snapshot(&self) -> StatsSnapshot {
-        StatsSnapshot { read: OperationSnapshot::of(&self.read), write: OperationSnapshot::of(&self.write) }
+        StatsSnapshot {
+            read: OperationSnapshot::of(&self.read),
+            write: OperationSnapshot::of(&self.write),
+            guard: None,
+        }
     }
 }
 
@@ -87,6 +91,50 @@ impl MigrationStats {
 pub struct StatsSnapshot {
     pub read: OperationSnapshot,
     pub write: OperationSnapshot,
+    /// `null` without `guard()`.
+    #[serde(serialize_with = "guard_form")]
+    pub guard: Option<super::guard::GuardSnapshot>,
+}
+
+/// `stats().guard`'s plain form (API §1 "Guardrails").
+fn guard_form<S: Serializer>(guard: &Option<super::guard::GuardSnapshot>, serializer: S) -> Result<S::Ok, S::Error> {
+    let Some(guard) = guard else {
+        return serializer.serialize_none();
+    };
+    struct Flags<'a>(&'a [(std::rc::Rc<str>, super::guard::FlagView)]);
+    impl Serialize for Flags<'_> {
+        fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            let mut map = serializer.serialize_map(Some(self.0.len()))?;
+            for (key, view) in self.0 {
+                let reason = view.reason.as_deref();
+                let value = guard_records::View { state: view.state.as_str(), since: view.since, reason };
+                map.serialize_entry(&**key, &value)?;
+            }
+            map.end()
+        }
+    }
+    let mut map = serializer.serialize_map(Some(4))?;
+    map.serialize_entry("trips", &guard.trips)?;
+    map.serialize_entry("recoveries", &guard.recoveries)?;
+    let [read, write] = guard.fallbacks;
+    map.serialize_entry("fallbacks", &guard_records::Fallbacks { read, write })?;
+    map.serialize_entry("flags", &Flags(&guard.flags))?;
+    map.end()
+}
+
+/// The plain records of `stats().guard`.
+mod guard_records {
+    #[derive(serde::Serialize)]
+    pub struct View<'a> {
+        pub state: &'a str,
+        pub since: f64,
+        pub reason: Option<&'a str>,
+    }
+    #[derive(serde::Serialize)]
+    pub struct Fallbacks {
+        pub read: u64,
+        pub write: u64,
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]

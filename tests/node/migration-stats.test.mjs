@@ -9,7 +9,7 @@ const EMPTY_OP = { count: 0, byStage: {}, old: EMPTY_ORIGIN, new: EMPTY_ORIGIN, 
 
 test('a fresh migrator has empty stats', () => {
   const { migrator } = setup();
-  assert.deepEqual(migrator.stats(), { read: EMPTY_OP, write: EMPTY_OP });
+  assert.deepEqual(migrator.stats(), { read: EMPTY_OP, write: EMPTY_OP, guard: null });
 });
 
 test('stats() returns a fresh plain object each time', async () => {
@@ -181,9 +181,9 @@ test('resetStats() zeroes everything', async () => {
   const { migrator } = setup({ stage: 'shadow', comparison: () => true, readNew: () => { throw 1; } });
   await migrator.read('m', CTX, 'off');
   await migrator.write('m', CTX, 'off');
-  assert.notDeepEqual(migrator.stats(), { read: EMPTY_OP, write: EMPTY_OP });
+  assert.notDeepEqual(migrator.stats(), { read: EMPTY_OP, write: EMPTY_OP, guard: null });
   assert.equal(migrator.resetStats(), undefined);
-  assert.deepEqual(migrator.stats(), { read: EMPTY_OP, write: EMPTY_OP });
+  assert.deepEqual(migrator.stats(), { read: EMPTY_OP, write: EMPTY_OP, guard: null });
   await migrator.read('m', CTX, 'off');
   assert.equal(migrator.stats().read.count, 1);
   assert.equal(migrator.stats().read.old.latencyMs.count, 1);
