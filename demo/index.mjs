@@ -16,6 +16,7 @@ try {
 const sections = [
   ['./migration.mjs', 'runMigrationSection'],
   ['./background.mjs', 'runBackgroundSection'],
+  ['./guardrails.mjs', 'runGuardrailsSection'],
   ['./differences.mjs', 'runDifferencesSection'],
   ['./big-segments.mjs', 'runBigSegmentsSection'],
   ['./opentelemetry.mjs', 'runOpenTelemetrySection'],

@@ -64,5 +64,5 @@ export async function runOpenTelemetrySection({ out, style, metrics, results }) 
     out.write(`  cutover.migration.consistency.mismatches by cutover.mismatch.path (first difference): ` +
       Object.entries(byPath).sort(([, a], [, b]) => b - a).map(([path, n]) => `${path} ${fmtInt(n)}`).join(' · ') + '\n');
   }
-  out.write(style.dim('  attributes: feature_flag.key, cutover.migration.stage/.operation/.origin, error.type — never a context key') + '\n');
+  out.write(style.dim('  attributes: feature_flag.key, cutover.migration.stage/.operation/.origin, error.type, cutover.guard.state — never a context key') + '\n');
 }
