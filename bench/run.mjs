@@ -39,6 +39,7 @@ const SCENARIOS = [
   'concurrent-miss-store-calls',
   'cold-start-ms',
   'mismatch-explain',
+  'guard-failover',
   'migrations-page-bytes',
 ];
 const MIN_ROUNDS = 15;
@@ -140,10 +141,10 @@ async function main() {
     for (const name of selected) {
       const mod = await import(new URL(`./scenarios/${name}.mjs`, import.meta.url));
       // `migrations`: the same work on the cutover/migrations entry (cold-start-ms), paired like the others.
-      const sides = ['cutover', 'migrations', 'background', 'launchdarkly', 'floor'].filter((s) => typeof mod[s] === 'function');
+      const sides = ['cutover', 'migrations', 'background', 'guarded', 'launchdarkly', 'floor'].filter((s) => typeof mod[s] === 'function');
       // Ratios need many rounds to show their spread; a single-sided scenario only a median (a
       // floor alone has no ratio). `background`: cutover's background mode, a ratio to `cutover`.
-      const rounds = sides.includes('launchdarkly') || sides.includes('background') ? ROUNDS : RUNS;
+      const rounds = ['launchdarkly', 'background', 'guarded'].some((s) => sides.includes(s)) ? ROUNDS : RUNS;
       process.stderr.write(`${name} (${rounds} round${rounds === 1 ? '' : 's'}): `);
       const samples = await pairedRounds({
         sides,

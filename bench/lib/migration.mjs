@@ -13,12 +13,13 @@ const timed = { ops: MIGRATION_OPS };
  * A cutover migrator over `client` with the bench's origins and comparison; `background` (true
  * or the options of MigratorBuilder#background) turns background mode on.
  */
-export function cutoverMigrator(c, client, order, background) {
+export function cutoverMigrator(c, client, order, background, guard) {
   const builder = new c.MigratorBuilder(client)
     .readExecutionOrder(order)
     .read(cutoverOrigin, cutoverOrigin, compare)
     .write(cutoverOrigin, cutoverOrigin);
   if (background) builder.background(background === true ? undefined : background);
+  if (guard) builder.guard();
   return builder.build();
 }
 
@@ -111,9 +112,9 @@ export async function ldSdkFloor({ stage, op }) {
  * caller's wait. (Three awaits in 240,000 operations: the foreground side, which has nothing to
  * wait for, skips them, and so runs on builds without settled(), as bench/against.mjs needs.)
  */
-export async function cutoverFixed({ stage, order, op, background = false }) {
+export async function cutoverFixed({ stage, order, op, background = false, guard = false }) {
   const c = await loadCutover();
-  const m = cutoverMigrator(c, c.fixedStage(stage), order, background);
+  const m = cutoverMigrator(c, c.fixedStage(stage), order, background, guard);
   sanity(op, await m[op](FLAG_KEY, CONTEXT, 'off', PAYLOAD), 'value');
   const drain = background ? () => m.settled() : undefined;
   await drain?.();

@@ -4,7 +4,7 @@ import { median, pairedRatios, spread } from './stats.mjs';
 
 const decimals = (unit) => (unit === 'calls' ? 0 : unit === 'ms' ? 2 : 3);
 export const round = (x, d) => (x == null ? null : Number(x.toFixed(d)));
-const LABEL = { cutover: 'cutover', migrations: 'cutover/migrations', launchdarkly: 'LD', floor: 'floor', background: 'background' };
+const LABEL = { cutover: 'cutover', migrations: 'cutover/migrations', launchdarkly: 'LD', floor: 'floor', background: 'background', guarded: 'guarded' };
 
 function compact(info) {
   if (!info) return '';

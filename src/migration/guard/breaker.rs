@@ -221,7 +221,7 @@ impl FlagGuard {
         if self.state == GuardState::Tripped {
             return None;
         }
-        self.window.record(clock.monotonic_ms(), note);
+        self.window.record(clock, note);
         match note.new_failed {
             Some(true) => self.consecutive = self.consecutive.saturating_add(1),
             Some(false) => self.consecutive = 0,

@@ -115,7 +115,7 @@ impl Guard {
         let settings = &self.settings;
         let guard = self.table.borrow_mut().entry(flag_key, || FlagGuard::new(settings, &*host.clock));
         let (route, turned) = guard.borrow_mut().route(settings, operation, &*host.clock);
-        if route.changes(stage, operation) {
+        if route != Route::AsStaged && route.changes(stage, operation) {
             let mut totals = self.totals.get();
             if let Some(n) = totals.fallbacks.get_mut(operation as usize) {
                 *n += 1;

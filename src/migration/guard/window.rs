@@ -3,15 +3,26 @@
 //! the totals when time moves past it: the window covers the last `windowMs` to within one
 //! bucket.
 //!
+//! The window reads the clock at every `CLOCK_EVERY`th outcome, not at each: a clock read costs
+//! about 50 ns in Node 20 (`performance.now()` and `Date.now()` alike), which was half of what a
+//! closed guard added to a fixed-stage shadow read (1.28 → 1.39 µs; 1.26 without the read, same
+//! process, interleaved). Which outcomes read it depends on their count, not on what they were,
+//! so the counts stay unbiased; an outcome may be counted in the bucket of up to
+//! `CLOCK_EVERY - 1` outcomes before it, which only matters where a bucket (5 s by default) sees
+//! fewer outcomes than that.
+//!
 //! Latencies are kept only when the guard judges `maxLatencyRatio`, as bucket counts in the
 //! buckets of `histogram.rs` taken `MERGED` at a time (about ±8 % for a p99, plenty for a ratio
 //! bound): 180 counts per origin and bucket, allocated when first used — at most about 18 KB
 //! per flag key against 75 KB at the statistics' resolution.
 
+use crate::host::Clock;
 use crate::migration::histogram::{bucket_of, middle_of, BUCKETS};
 
 /// Buckets per window.
 pub const SLOTS: usize = 12;
+/// Outcomes per clock read.
+const CLOCK_EVERY: u32 = 8;
 /// Histogram buckets per latency count.
 const MERGED: usize = 4;
 const LATENCY_COUNTS: usize = BUCKETS / MERGED;
@@ -126,6 +137,10 @@ pub struct Window {
     /// Latencies are kept (the guard judges `maxLatencyRatio`).
     latencies: bool,
     head: i64,
+    /// Where `head` is in `slots` (kept: a division less per outcome).
+    head_index: usize,
+    /// Outcomes counted since the clock was last read.
+    unclocked: u32,
     slots: Vec<Slot>,
     total: Counts,
     old: Latencies,
@@ -140,6 +155,8 @@ impl Window {
             slot_ms: window_ms / SLOTS as f64,
             latencies,
             head: i64::MIN,
+            head_index: 0,
+            unclocked: 0,
             slots: vec![empty; SLOTS],
             total: Counts::default(),
             old: Latencies::default(),
@@ -169,13 +186,17 @@ impl Window {
             slot.number = n;
         }
         self.head = number;
+        self.head_index = number.rem_euclid(SLOTS as i64) as usize;
     }
 
-    /// Counts one operation's note at `now_ms`.
-    pub fn record(&mut self, now_ms: f64, note: &Note) {
-        self.advance(now_ms);
+    /// Counts one operation's note, reading the clock for it at every `CLOCK_EVERY`th.
+    pub fn record(&mut self, clock: &dyn Clock, note: &Note) {
+        if self.unclocked == 0 || self.head == i64::MIN {
+            self.advance(clock.monotonic_ms());
+        }
+        self.unclocked = (self.unclocked + 1) % CLOCK_EVERY;
         let latencies = self.latencies;
-        let Some(slot) = self.slots.get_mut(self.head.rem_euclid(SLOTS as i64) as usize) else {
+        let Some(slot) = self.slots.get_mut(self.head_index) else {
             return;
         };
         slot.counts.add(note);
@@ -203,8 +224,9 @@ impl Window {
         self.new.total
     }
 
-    /// Forgets everything (a trip, or probing starting afresh).
+    /// Forgets everything (a trip, or probing starting afresh); the next outcome reads the clock.
     pub fn clear(&mut self) {
+        self.unclocked = 0;
         for slot in &mut self.slots {
             slot.counts = Counts::default();
             slot.old.clear();
@@ -220,6 +242,23 @@ impl Window {
 mod tests {
     use super::*;
 
+    /// A clock standing at one time.
+    struct At(f64);
+    impl Clock for At {
+        fn monotonic_ms(&self) -> f64 {
+            self.0
+        }
+        fn epoch_ms(&self) -> f64 {
+            self.0
+        }
+    }
+
+    /// Records at `ms`, the clock read for it (as at every `CLOCK_EVERY`th).
+    fn at(w: &mut Window, ms: f64, note: &Note) {
+        w.unclocked = 0;
+        w.record(&At(ms), note);
+    }
+
     fn call(failed: bool) -> Note {
         Note { new_failed: Some(failed), ..Note::default() }
     }
@@ -227,9 +266,9 @@ mod tests {
     #[test]
     fn counts_leave_the_window_as_time_passes_their_bucket() {
         let mut w = Window::new(60_000.0, false);
-        w.record(0.0, &call(true));
-        w.record(4_999.0, &call(false));
-        w.record(5_000.0, &call(true));
+        at(&mut w, 0.0, &call(true));
+        at(&mut w, 4_999.0, &call(false));
+        at(&mut w, 5_000.0, &call(true));
         assert_eq!((w.counts().new_calls, w.counts().new_errors), (3, 2));
         w.advance(59_999.0);
         assert_eq!(w.counts().new_calls, 3, "still inside the window");
@@ -243,20 +282,20 @@ mod tests {
     fn a_long_pause_empties_it_at_once_and_memory_stays_fixed() {
         let mut w = Window::new(1_000.0, false);
         for i in 0..100_000 {
-            w.record(f64::from(i) * 0.01, &call(i % 50 == 0));
+            at(&mut w, f64::from(i) * 0.01, &call(i % 50 == 0));
         }
         assert_eq!(w.slots.len(), SLOTS);
         w.advance(1e12);
         assert_eq!(w.counts(), Counts::default());
-        w.record(1e12 + 1.0, &call(false));
+        at(&mut w, 1e12 + 1.0, &call(false));
         assert_eq!(w.counts().new_calls, 1);
     }
 
     #[test]
     fn checks_are_counted_with_the_inconsistent_ones() {
         let mut w = Window::new(1_000.0, false);
-        w.record(1.0, &Note { consistent: Some(true), ..Note::default() });
-        w.record(2.0, &Note { consistent: Some(false), new_failed: Some(false), ..Note::default() });
+        at(&mut w, 1.0, &Note { consistent: Some(true), ..Note::default() });
+        at(&mut w, 2.0, &Note { consistent: Some(false), new_failed: Some(false), ..Note::default() });
         assert_eq!(w.counts(), Counts { new_calls: 1, new_errors: 0, checked: 2, inconsistent: 1 });
     }
 
@@ -264,13 +303,13 @@ mod tests {
     fn latencies_are_kept_only_when_judged_and_only_in_pairs() {
         let pair = |old, new| Note { new_failed: Some(false), old_ms: Some(old), new_ms: Some(new), consistent: None };
         let mut off = Window::new(1_000.0, false);
-        off.record(0.0, &pair(1.0, 2.0));
+        at(&mut off, 0.0, &pair(1.0, 2.0));
         assert_eq!(off.p99s(), (None, None));
         let mut on = Window::new(1_000.0, true);
-        on.record(0.0, &Note { new_failed: Some(false), new_ms: Some(5.0), ..Note::default() });
+        at(&mut on, 0.0, &Note { new_failed: Some(false), new_ms: Some(5.0), ..Note::default() });
         assert_eq!(on.p99s(), (None, None), "the new origin alone is no pair");
         for i in 0..1000 {
-            on.record(0.0, &pair(10.0, if i < 985 { 10.0 } else { 100.0 }));
+            at(&mut on, 0.0, &pair(10.0, if i < 985 { 10.0 } else { 100.0 }));
         }
         let (old, new) = on.p99s();
         let (old, new) = (old.unwrap(), new.unwrap());
@@ -281,9 +320,27 @@ mod tests {
     }
 
     #[test]
+    fn the_clock_is_read_at_every_eighth_outcome() {
+        let mut w = Window::new(1_000.0, false);
+        for i in 0..16 {
+            // The clock says 0 ms for the first of each eight, 10 s for the others: those are
+            // counted in the bucket of the first.
+            let ms = if i % CLOCK_EVERY == 0 { 0.0 } else { 10_000.0 };
+            w.record(&At(ms), &call(false));
+        }
+        assert_eq!(w.counts().new_calls, 16, "all in one bucket, none moved the window");
+        w.record(&At(10_000.0), &call(false));
+        assert_eq!(w.counts().new_calls, 1, "the seventeenth read the clock: the others left");
+    }
+
+    #[test]
     fn clearing_forgets_everything() {
         let mut w = Window::new(1_000.0, true);
-        w.record(0.0, &Note { new_failed: Some(true), old_ms: Some(1.0), new_ms: Some(1.0), consistent: Some(false) });
+        at(
+            &mut w,
+            0.0,
+            &Note { new_failed: Some(true), old_ms: Some(1.0), new_ms: Some(1.0), consistent: Some(false) },
+        );
         w.clear();
         assert_eq!((w.counts(), w.p99s()), (Counts::default(), (None, None)));
     }
