@@ -110,7 +110,9 @@ export interface MeterLike {
    * `cutover.migration.guard.state`, is reported when the meter has it), required for Big Segments.
    */
   createObservableGauge?(name: string, options?: object): {
+    /** Registers a callback run at each collection. */
     addCallback(callback: (result: ObservableResultLike) => void): void;
+    /** Unregisters it (once its migrator is gone). */
     removeCallback?(callback: (result: ObservableResultLike) => void): void;
   };
 }
