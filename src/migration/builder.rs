@@ -128,7 +128,7 @@ impl<V: HostValue> MigratorBuilder<V> {
         let write = self.write.clone().ok_or(MigratorConfigError::WriteNotProvided)?;
         let mismatches =
             self.mismatches.as_ref().map(|m| Mismatches::new(m.settings, m.explainer.clone(), m.listener.clone()));
-        let guard = self.guard.as_ref().map(|(settings, listener)| Guard::new(*settings, listener.clone(), &host));
+        let guard = self.guard.as_ref().map(|(settings, listener)| Guard::new(*settings, listener.clone()));
         Ok(Migrator::new(self.settings, (read, write), client, host, mismatches, guard))
     }
 }

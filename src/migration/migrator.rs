@@ -29,6 +29,8 @@ pub(super) struct Shared<V> {
     pub(super) background: BackgroundParts,
     pub(super) mismatches: Option<Mismatches<V>>,
     pub(super) guard: Option<Guard>,
+    /// Epoch ms: when it was built (a guard's `since` for a key it never saw).
+    created_at: f64,
 }
 
 /// The state of one operation, shared with the abort path.
@@ -69,9 +71,9 @@ impl<V: HostValue> Migrator<V> {
         let stats = RefCell::new(MigrationStats::default());
         let background =
             BackgroundParts::new(settings.background_max_in_flight.unwrap_or(super::background::DEFAULT_MAX_IN_FLIGHT));
-        Migrator {
-            shared: Rc::new(Shared { settings, read, write, client, host, stats, background, mismatches, guard }),
-        }
+        let created_at = host.clock.epoch_ms();
+        let shared = Shared { settings, read, write, client, host, stats, background, mismatches, guard, created_at };
+        Migrator { shared: Rc::new(shared) }
     }
 
     pub fn stats(&self) -> StatsSnapshot {
@@ -83,13 +85,15 @@ impl<V: HostValue> Migrator<V> {
         snapshot
     }
 
-    /// `Migrator#guard(flagKey)`: the flag key's guard (closed for a key never seen, or
-    /// without `guard()`).
+    /// `Migrator#guard(flagKey)`: the flag key's guard (closed since the migrator was built for
+    /// a key never seen, or without `guard()`).
     pub fn guard(&self, flag_key: &str) -> FlagView {
-        match &self.shared.guard {
-            Some(guard) => guard.flag(flag_key),
-            None => FlagView { state: super::guard::GuardState::Closed, since: 0.0, reason: None },
-        }
+        let shared = &self.shared;
+        shared.guard.as_ref().and_then(|guard| guard.flag(flag_key)).unwrap_or(FlagView {
+            state: super::guard::GuardState::Closed,
+            since: shared.created_at,
+            reason: None,
+        })
     }
 
     /// The guard-state gauge's value per flag key kept (empty without `guard()`).

@@ -95,19 +95,11 @@ pub struct Guard {
     table: RefCell<GuardTable>,
     totals: Cell<Totals>,
     listener: Option<Rc<dyn GuardListener>>,
-    /// Epoch ms: when a key never seen was last known closed.
-    built_at: f64,
 }
 
 impl Guard {
-    pub fn new(settings: GuardSettings, listener: Option<Rc<dyn GuardListener>>, host: &Host) -> Self {
-        Guard {
-            settings,
-            table: RefCell::default(),
-            totals: Cell::default(),
-            listener,
-            built_at: host.clock.epoch_ms(),
-        }
+    pub fn new(settings: GuardSettings, listener: Option<Rc<dyn GuardListener>>) -> Self {
+        Guard { settings, table: RefCell::default(), totals: Cell::default(), listener }
     }
 
     /// The route of an operation at `stage` that starts now, and its part in the guard.
@@ -163,12 +155,9 @@ impl Guard {
         }
     }
 
-    /// `Migrator#guard(flagKey)`: a key never seen (or dropped) is closed.
-    pub fn flag(&self, flag_key: &str) -> FlagView {
-        match self.table.borrow().get(flag_key) {
-            Some(guard) => guard.borrow().view().clone(),
-            None => FlagView { state: GuardState::Closed, since: self.built_at, reason: None },
-        }
+    /// `Migrator#guard(flagKey)`: `None` for a key never seen (or dropped): closed.
+    pub fn flag(&self, flag_key: &str) -> Option<FlagView> {
+        self.table.borrow().get(flag_key).map(|guard| guard.borrow().view().clone())
     }
 
     pub fn snapshot(&self) -> GuardSnapshot {

@@ -269,7 +269,7 @@ impl GuardListener for Listening {
         let inner = self.guard.borrow().clone();
         if let Some(guard) = inner {
             // Re-entrant: the guard's own state is readable from inside its report.
-            let view = guard.flag(&change.flag_key);
+            let view = guard.flag(&change.flag_key).expect("the key changed: it is kept");
             assert_eq!(view.state, change.transition.to);
             let _ = guard.snapshot();
         }
@@ -288,7 +288,7 @@ fn every_change_is_logged_counted_and_told_once() {
     let sink = Rc::new(RecordingSink::default());
     t.host.metrics = Some(sink.clone());
     let listening = Rc::new(Listening { guard: RefCell::default(), changes: RefCell::default(), throws: true });
-    let guard = Rc::new(Guard::new(settings(), Some(listening.clone()), &t.host));
+    let guard = Rc::new(Guard::new(settings(), Some(listening.clone())));
     *listening.guard.borrow_mut() = Some(guard.clone());
     let key: Rc<str> = "checkout".into();
     for _ in 0..10 {
@@ -308,11 +308,11 @@ fn every_change_is_logged_counted_and_told_once() {
     assert_eq!(route, Route::OldFirst);
     assert_eq!(guard.snapshot().fallbacks, [1, 0]);
     assert_eq!(guard.gauges(), vec![(key.clone(), 2.0)]);
-    assert_eq!(guard.flag("other").state, GuardState::Closed);
+    assert_eq!(guard.flag("other"), None, "a key never seen");
     guard.reset_counts();
     assert_eq!(
-        (guard.snapshot().trips, guard.flag("checkout").state),
-        (0, GuardState::Tripped),
+        (guard.snapshot().trips, guard.flag("checkout").map(|v| v.state)),
+        (0, Some(GuardState::Tripped)),
         "counts reset, states kept"
     );
 }
@@ -322,14 +322,14 @@ fn an_aborted_operation_is_never_recorded_and_a_timeout_is_a_failure() {
     // The migrator records an operation only when it completes (`finish`); a timed-out call is a
     // failed call. Here: a note of a timed-out call counts as a failure.
     let t = TestHost::new(1);
-    let guard = Guard::new(GuardSettings { max_consecutive_errors: 1, ..settings() }, None, &t.host);
+    let guard = Guard::new(GuardSettings { max_consecutive_errors: 1, ..settings() }, None);
     let key: Rc<str> = "k".into();
     let (_, aborted) = guard.route(&t.host, &key, Operation::Read, Stage::Live);
     aborted.note_call(Origin::New, true, 1.0);
     drop(aborted);
-    assert_eq!(guard.flag("k").state, GuardState::Closed);
+    assert_eq!(guard.flag("k").map(|v| v.state), Some(GuardState::Closed));
     let (_, timed_out) = guard.route(&t.host, &key, Operation::Read, Stage::Live);
     timed_out.note_call(Origin::New, true, 250.0);
     guard.record(&t.host, &key, &timed_out);
-    assert_eq!(guard.flag("k").state, GuardState::Tripped);
+    assert_eq!(guard.flag("k").map(|v| v.state), Some(GuardState::Tripped));
 }
