@@ -321,3 +321,49 @@ fn without_guard_nothing_changes_and_stats_say_null() {
     assert_eq!(m.guard("mig").state, GuardState::Closed);
     assert!(m.guard_gauges().is_empty());
 }
+
+#[test]
+fn serial_reads_trip_fall_back_and_probe_in_order() {
+    let mut s = setup(small());
+    s.builder.read_execution_order("serial").unwrap();
+    let (m, _) = s.migrator(Stage::Live);
+    s.new_failing.set(true);
+    for _ in 0..10 {
+        s.t.run(m.read(request(Stage::Off))).unwrap();
+    }
+    assert_eq!(s.journal.take()[..2], ["new", "old"], "live, serial: the authoritative (new) origin first");
+    assert_eq!(m.guard("mig").state, GuardState::Tripped);
+    s.t.run(m.read(request(Stage::Off))).unwrap();
+    assert_eq!(s.journal.take(), ["old"]);
+    s.new_failing.set(false);
+    s.t.advance(30_000.0);
+    let probe = s.t.run(m.read(request(Stage::Off))).unwrap();
+    assert_eq!(
+        (probe.origin, s.journal.take()),
+        (Origin::Old, vec!["old".to_string(), "new".to_string()]),
+        "a probe: old first, as in shadow"
+    );
+    s.t.run(m.read(request(Stage::Off))).unwrap();
+    assert_eq!(s.journal.take(), ["old"], "the next read is not a probe (1 in 10)");
+}
+
+#[test]
+fn in_shadow_a_tripped_guard_stops_calling_the_new_origin() {
+    let s = setup(small());
+    let (m, client) = s.migrator(Stage::Shadow);
+    s.new_failing.set(true);
+    for _ in 0..10 {
+        assert_eq!(
+            s.t.run(m.read(request(Stage::Off))).unwrap().result,
+            Ok(text("old")),
+            "shadow: callers never saw the failures"
+        );
+    }
+    assert_eq!(m.guard("mig").state, GuardState::Tripped, "the shadow's failures trip it too");
+    s.journal.take();
+    s.t.run(m.read(request(Stage::Off))).unwrap();
+    assert_eq!(s.journal.take(), ["old"]);
+    let last = client.events.borrow().last().cloned().unwrap();
+    assert_eq!(last["measurements"][0], json!({"key": "invoked", "values": {"old": true}}));
+    assert_eq!(last["evaluation"]["value"], "shadow");
+}
