@@ -4,9 +4,11 @@
 // The counterexample is the printed recipe (JavaScript literal syntax: NaN, 0n, __proto__:null).
 import { createRequire } from 'node:module';
 
-import { PROPERTIES } from '../tests/hardening/helpers/properties.mjs';
+import { GUARD_PROPERTIES } from '../tests/hardening/helpers/guard.mjs';
+import { PROPERTIES as CORE } from '../tests/hardening/helpers/properties.mjs';
 import { executeCase, makeState, moduleLoader, muteConsole } from '../tests/hardening/helpers/harness.mjs';
 
+const PROPERTIES = [...CORE, ...GUARD_PROPERTIES];
 const [name, text] = process.argv.slice(2);
 const prop = PROPERTIES.map((p) => p.prop).find((p) => p.name === name);
 if (!prop || !text) {

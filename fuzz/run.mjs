@@ -1,6 +1,6 @@
 // `npm run fuzz`: fuzzes cutover's whole JavaScript surface with fast-check.
 //
-//   node --unhandled-rejections=strict fuzz/run.mjs [--cases N] [--seed S] [--only NAME] [--shrink-ms T] [--tame] [--background] [--differences]
+//   node --unhandled-rejections=strict fuzz/run.mjs [--cases N] [--seed S] [--only NAME] [--shrink-ms T] [--tame] [--background] [--differences] [--guard]
 //
 // Runs the properties of tests/hardening/helpers/properties.mjs (≥ 100 000 generated cases by
 // default) against the repo's dist/ (self-reference 'cutover'), loaded through `require` so a
@@ -15,11 +15,14 @@
 // Likewise the structural walk's two (helpers/differences.mjs: sameStructure() and mismatches()
 // over random JSON and hostile values: throwing getters and proxies, revoked proxies, 10,000-deep
 // chains, cycles, 10,000-key objects, sparse arrays, symbols, BigInts, Dates, NaN, -0) and
-// `--differences`.
+// `--differences`. And the guard's two (helpers/guard.mjs: guard() options valid and not, and
+// streams of random outcomes on 1–3 flag keys at random stages with a hostile onChange that
+// throws, re-enters, returns rejecting or never-settling promises) and `--guard`.
 import { createRequire } from 'node:module';
 
 import { BACKGROUND_PROPERTIES, coverage } from '../tests/hardening/helpers/background.mjs';
 import { DIFFERENCES_PROPERTIES, coverage as walked } from '../tests/hardening/helpers/differences.mjs';
+import { GUARD_PROPERTIES } from '../tests/hardening/helpers/guard.mjs';
 import { PROPERTIES } from '../tests/hardening/helpers/properties.mjs';
 import { canary, fuzzProperty, makeState, moduleLoader, muteConsole } from '../tests/hardening/helpers/harness.mjs';
 
@@ -39,6 +42,9 @@ const backgroundShare = BACKGROUND_PROPERTIES.reduce((sum, p) => sum + p.share, 
 const differencesOnly = argv.includes('--differences');
 const isDifferences = (prop) => DIFFERENCES_PROPERTIES.some((p) => p.prop === prop);
 const differencesShare = DIFFERENCES_PROPERTIES.reduce((sum, p) => sum + p.share, 0);
+const guardOnly = argv.includes('--guard');
+const isGuard = (prop) => GUARD_PROPERTIES.some((p) => p.prop === prop);
+const guardShare = GUARD_PROPERTIES.reduce((sum, p) => sum + p.share, 0);
 
 const require = createRequire(import.meta.url);
 const loader = moduleLoader(require);
@@ -51,11 +57,20 @@ const started = performance.now();
 const report = [];
 let generated = 0;
 try {
-  for (const { prop, share } of PROPERTIES) {
+  for (const { prop, share } of [...PROPERTIES, ...GUARD_PROPERTIES]) {
     if (only && !prop.name.toLowerCase().includes(only.toLowerCase())) continue;
     if (backgroundOnly && !isBackground(prop)) continue;
     if (differencesOnly && !isDifferences(prop)) continue;
-    const portion = only ? 1 : backgroundOnly ? share / backgroundShare : differencesOnly ? share / differencesShare : share;
+    if (guardOnly && !isGuard(prop)) continue;
+    const portion = only
+      ? 1
+      : backgroundOnly
+        ? share / backgroundShare
+        : differencesOnly
+          ? share / differencesShare
+          : guardOnly
+            ? share / guardShare
+            : share;
     const numRuns = Math.max(1, Math.round(totalCases * portion));
     const t0 = performance.now();
     const stats = await fuzzProperty(prop, { numRuns, seed, state, shrinkMs });
@@ -77,7 +92,7 @@ try {
   }
   const c = state.counts;
   console.log(
-    `\n${state.executed} executions in ${seconds} s (incl. shrinking), seed ${seed}${tame ? ' (tame)' : ''}${backgroundOnly ? ' (background only)' : ''}${differencesOnly ? ' (differences only)' : ''}, wasm instances loaded: ${loader.loads}, console lines muted: ${muted}`,
+    `\n${state.executed} executions in ${seconds} s (incl. shrinking), seed ${seed}${tame ? ' (tame)' : ''}${backgroundOnly ? ' (background only)' : ''}${differencesOnly ? ' (differences only)' : ''}${guardOnly ? ' (guard only)' : ''}, wasm instances loaded: ${loader.loads}, console lines muted: ${muted}`,
   );
   console.log(
     `other violations: ${c['non-error']} non-Error throws, ${c.hang} hangs, ${c.contract} contract, ${c.broken} broken-after, ${c.uncaught} uncaught exceptions`,

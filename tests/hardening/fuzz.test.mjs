@@ -1,12 +1,13 @@
 // The fuzz in a short profile (`npm test`): every property of helpers/properties.mjs with its
 // share of 2 500 generated cases (at least 20), fixed seed, against the packed build; background
-// mode's three (helpers/background.mjs) included. The full run (≥ 100 000
+// mode's three (helpers/background.mjs) and the guard's two (helpers/guard.mjs) included. The full run (≥ 100 000
 // cases, random seed) is `npm run fuzz`. A failure lists each distinct violation once, shrunk,
 // with its counterexample (recipes: see helpers/hostile.mjs) and the seed/path to replay it.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 
+import { GUARD_PROPERTIES } from './helpers/guard.mjs';
 import { PROPERTIES } from './helpers/properties.mjs';
 import { canary, fuzzProperty } from './helpers/harness.mjs';
 import { harnessSuite } from './helpers/suite.mjs';
@@ -16,7 +17,7 @@ const SEED = Number(process.env.CUTOVER_FUZZ_SEED ?? 20261130);
 
 const { loader, state } = harnessSuite(createRequire(import.meta.url));
 
-for (const { prop, share } of PROPERTIES) {
+for (const { prop, share } of [...PROPERTIES, ...GUARD_PROPERTIES]) {
   // A property with `todo` (a library bug it found is open, see its note) reports without failing.
   test(`fuzz: ${prop.name}`, { timeout: 40_000, todo: prop.todo }, async () => {
     const numRuns = Math.max(20, Math.round(CASES * share));
