@@ -17,6 +17,13 @@
 // awaits `settled()`; then a burst of `burst` operations on a migrator with the default
 // maxInFlight (100), checking that no more than that run at once and the rest are shed. Rounds
 // alternate reads (shadow) and writes (dualwrite). Memory is sampled after each round.
+//
+// The guard phase (`MigratorBuilder#guard()`, issue 30): one guarded migrator at 'live' reads
+// 10 000 flag keys in turn, 10 reads per key, 5 at a time; the new origin fails for 1 key in 7, so
+// that key's guard trips after its first 5 reads (maxConsecutiveErrors 5) and its next 5 fall back
+// to the old origin. Each pass over the keys drops every guard again (the table keeps at most 100
+// keys), so the counts are exact: a trip and 5 read fallbacks per failing key and pass. Memory is
+// sampled every `sampleEvery` operations; the table's size at each sample is checked (≤ 100).
 
 /** Call before loading cutover: records the `WebAssembly.Memory` of instances made afterwards. */
 export function hookWasmMemory() {
@@ -83,6 +90,61 @@ async function drive(name, ops, { concurrency, sampleEvery, memory, log }, op) {
 }
 
 const macrotask = () => new Promise((resolve) => setImmediate(resolve));
+
+/** The guard phase (see the header): `ops` reads over `keys` flag keys. Returns { samples, seconds, checks, ok }. */
+async function guardPhase(cutover, ctx, meter, { ops, keys }) {
+  const RUN = 10; // reads per key in a row
+  const AT_ONCE = 5; // = maxConsecutiveErrors: the first batch of a failing key trips it
+  const failing = (k) => k % 7 === 0;
+  const migrator = new cutover.MigratorBuilder({ migrationVariation: () => 'live' }, { logger: silent })
+    .read(
+      (p) => p.n,
+      (p) => {
+        if (p.fail) throw new Error('new down');
+        return p.n;
+      },
+    )
+    .write(
+      () => 1,
+      () => 1,
+    )
+    .meter(meter)
+    .guard({ maxConsecutiveErrors: AT_ONCE })
+    .build();
+  const flagKeys = Array.from({ length: keys }, (_, k) => `guard-flag-${k}`);
+  const contexts = { kind: 'user', key: 'guard-user' };
+  let wrong = 0;
+  let failed = 0;
+  let fellBack = 0;
+  let maxKept = 0;
+  const sampleEvery = ctx.sampleEvery;
+  const result = await drive('guard', ops, { ...ctx, concurrency: AT_ONCE, sampleEvery }, (i) => {
+    const k = Math.floor(i / RUN) % keys;
+    const fail = failing(k);
+    if (i % sampleEvery === 0) maxKept = Math.max(maxKept, Object.keys(migrator.stats().guard.flags).length);
+    return migrator.read(flagKeys[k], contexts, 'off', { n: i, fail }).then((r) => {
+      if (r.success && r.value === i) {
+        if (r.origin === 'old') fellBack++;
+        else if (fail) wrong++;
+      } else if (!r.success && r.origin === 'new' && fail) failed++;
+      else wrong++;
+    });
+  });
+  maxKept = Math.max(maxKept, Object.keys(migrator.stats().guard.flags).length);
+  const g = migrator.stats().guard;
+  // Trips and fallbacks per complete run of a failing key.
+  let failingRuns = 0;
+  for (let i = 0; i < ops; i += RUN) if (failing(Math.floor(i / RUN) % keys) && i + RUN <= ops) failingRuns++;
+  result.checks = { wrongResults: wrong, failed, fellBack, trips: g.trips, readFallbacks: g.fallbacks.read, maxFlagKeysKept: maxKept, failingRuns };
+  result.ok =
+    wrong === 0 &&
+    maxKept <= 100 &&
+    g.trips === failingRuns &&
+    g.fallbacks.read === failingRuns * (RUN - AT_ONCE) &&
+    fellBack === g.fallbacks.read &&
+    failed === failingRuns * AT_ONCE;
+  return result;
+}
 
 /**
  * Background mode: `rounds` rounds of `parts` held background parts and a burst (see the header).
@@ -235,7 +297,7 @@ async function backgroundPhase(cutover, ctx, meter, sums, { rounds, parts, burst
 
 /**
  * The soak. `cutover` is the package; `memory` the hook from `hookWasmMemory()`.
- * `phases`: which of 'reads', 'lookups', 'background' to run (all by default).
+ * `phases`: which of 'reads', 'lookups', 'background', 'guard' to run (all by default).
  * Returns { migration, segments, background, pass, lines } with growth figures in bytes (a phase
  * not run is undefined).
  */
@@ -248,12 +310,14 @@ export async function soak(cutover, memoryHook, opts = {}) {
     concurrency = 100,
     wasmBound = 1024 * 1024,
     heapBound = 1024 * 1024,
-    phases = new Set(['reads', 'lookups', 'background']),
+    phases = new Set(['reads', 'lookups', 'background', 'guard']),
     bgRounds = 30,
     bgParts = 10_000,
     bgBurst = 10_000,
     bgMax = undefined,
     bgWarmup = 5,
+    guardOps = 300_000,
+    guardKeys = 10_000,
     log = console.log,
   } = opts;
   const memory = memoryHook.memory;
@@ -378,6 +442,11 @@ export async function soak(cutover, memoryHook, opts = {}) {
     background = await backgroundPhase(cutover, ctx, meter, sums, { rounds: bgRounds, parts: bgParts, burst: bgBurst, burstMax: bgMax });
   }
 
+  let guard;
+  if (phases.has('guard')) {
+    guard = await guardPhase(cutover, ctx, meter, { ops: guardOps, keys: guardKeys });
+  }
+
   const growth = (samples, from) => {
     const base = samples.find((s) => s.at >= from) ?? samples[0];
     const last = samples.at(-1);
@@ -389,6 +458,7 @@ export async function soak(cutover, memoryHook, opts = {}) {
     ['reads', migration, `${reads} ops`, warmup],
     ['lookups', segments, `${lookups} ops`, warmup],
     ['background', background, `${bgRounds} rounds of ${bgParts} held parts + a burst of ${bgBurst}`, bgWarmup],
+    ['guard', guard, `${guardOps} reads over ${guardKeys} flag keys`, warmup],
   ]) {
     if (r === undefined) continue;
     r.growth = growth(r.samples, from);
@@ -402,14 +472,17 @@ export async function soak(cutover, memoryHook, opts = {}) {
     );
     if (!r.ok) lines.push(`${name}: functional checks FAILED (see checks above)`);
   }
-  return { migration, segments, background, pass, lines };
+  return { migration, segments, background, guard, pass, lines };
 }
 
 /**
  * The command line shared by `soak/run.mjs` (repo dist) and `soak-child.mjs` (packed build):
  * `importCutover` is the entry's own `() => import('cutover')`, so its resolution applies.
- *   [--reads N] [--lookups N] [--every N] [--warmup N] [--phases reads,lookups,background]
+ *   [--reads N] [--lookups N] [--every N] [--warmup N] [--phases reads,lookups,background,guard]
  *   [--bg-rounds N] [--bg-parts N] [--bg-burst N] [--bg-max N] [--bg-warmup ROUNDS]
+ *   [--guard-ops N] [--guard-keys N]
+ * The guard phase's defaults: 300 000 reads over 10 000 flag keys (three passes), the same
+ * sampling and warm-up as the reads.
  * Background mode's defaults: 30 rounds of 10 000 held parts and a burst of 10 000 against the
  * default maxInFlight (100; `--bg-max` sets another), warm-up 5 rounds (the allocator settles
  * within the first five when other phases ran before).
@@ -434,10 +507,10 @@ export async function soakMain(importCutover, argv = process.argv.slice(2)) {
   const lookups = arg('lookups', 1_000_000);
   const every = arg('every', 100_000);
   const warmup = arg('warmup', every);
-  const phases = new Set(text('phases', 'reads,lookups,background').split(','));
+  const phases = new Set(text('phases', 'reads,lookups,background,guard').split(','));
   for (const p of phases) {
-    if (!['reads', 'lookups', 'background'].includes(p)) {
-      console.error(`soak: unknown phase ${p} (reads, lookups, background)`);
+    if (!['reads', 'lookups', 'background', 'guard'].includes(p)) {
+      console.error(`soak: unknown phase ${p} (reads, lookups, background, guard)`);
       return 2;
     }
   }
@@ -447,8 +520,10 @@ export async function soakMain(importCutover, argv = process.argv.slice(2)) {
     bgBurst: arg('bg-burst', 10_000),
     bgMax: arg('bg-max', undefined),
     bgWarmup: arg('bg-warmup', 5),
+    guardOps: arg('guard-ops', 300_000),
+    guardKeys: arg('guard-keys', 10_000),
   };
-  const sizes = [phases.has('reads') ? reads : 0, phases.has('lookups') ? lookups : 0, phases.has('background') ? bg.bgRounds * (bg.bgParts + bg.bgBurst) : 0];
+  const sizes = [phases.has('reads') ? reads : 0, phases.has('lookups') ? lookups : 0, phases.has('background') ? bg.bgRounds * (bg.bgParts + bg.bgBurst) : 0, phases.has('guard') ? bg.guardOps : 0];
   const scale = Math.max(...sizes) / 1_000_000;
   const wasmBound = Math.max(1024 * 1024 * Math.min(1, scale), 64 * 1024);
   const heapBound = Math.max(1024 * 1024 * Math.min(1, scale), 512 * 1024);
@@ -458,7 +533,8 @@ export async function soakMain(importCutover, argv = process.argv.slice(2)) {
   const parts = [];
   if (phases.has('reads')) parts.push(`${reads} reads`);
   if (phases.has('lookups')) parts.push(`${lookups} lookups`);
-  if (phases.has('reads') || phases.has('lookups')) parts.push(`sampling every ${every}, warm-up = first ${warmup} ops of each`);
+  if (phases.has('guard')) parts.push(`guard: ${bg.guardOps} reads over ${bg.guardKeys} flag keys`);
+  if (phases.has('reads') || phases.has('lookups') || phases.has('guard')) parts.push(`sampling every ${every}, warm-up = first ${warmup} ops of each`);
   if (phases.has('background')) {
     parts.push(
       `background: ${bg.bgRounds} rounds of ${bg.bgParts} held parts + a burst of ${bg.bgBurst} (maxInFlight ${bg.bgMax ?? 'default'}), ` +
