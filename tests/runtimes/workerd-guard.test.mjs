@@ -6,7 +6,7 @@
 // covered by workerd-launchdarkly.test.mjs). Requests, one at a time: the new origin fails three
 // times in a row → tripped, the old origin answers reads and goes first on writes, the event says
 // what ran; after the cooldown (100 ms) probing, and closed after three healthy probes.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,23 +20,18 @@ import { bundleWorker, Miniflare, miniflareMissing, workerOptions } from './comm
 const WORKER = fileURLToPath(new URL('./workerd/guard-worker.mjs', import.meta.url));
 const skip = miniflareMissing ?? packageMissing();
 
-let outdir, mf;
-before(async () => {
-  if (skip) return;
-  outdir = mkdtempSync(join(tmpdir(), 'cutover-workerd-guard-'));
-  await bundleWorker({ worker: WORKER }, outdir);
-  mf = new Miniflare(workerOptions(outdir, 'worker.js'));
-  await mf.ready;
-});
-
-after(async () => {
-  await mf?.dispose().catch(() => {});
-  if (outdir) rmSync(outdir, { recursive: true, force: true });
-});
-
+let mf;
 const op = async (query) => jsonAnswer(await mf.dispatchFetch(`http://worker.test/op?${new URLSearchParams(query)}`));
 
-test('workerd: createMigration with guard trips in live, falls back to the old origin, probes and closes', { skip, timeout: 60_000 }, async () => {
+test('workerd: createMigration with guard trips in live, falls back to the old origin, probes and closes', { skip, timeout: 60_000 }, async (t) => {
+  // One test: the Worker is built and started here, and disposed of after it.
+  const outdir = mkdtempSync(join(tmpdir(), 'cutover-workerd-guard-'));
+  t.after(() => rmSync(outdir, { recursive: true, force: true }));
+  await bundleWorker({ worker: WORKER }, outdir);
+  mf = new Miniflare(workerOptions(outdir, 'worker.js'));
+  t.after(() => mf.dispose().catch(() => {}));
+  await mf.ready;
+
   for (let i = 0; i < 2; i++) {
     const out = await op({ op: 'read', new: 'fail' });
     assert.deepEqual(out.result, { origin: 'new', success: false });

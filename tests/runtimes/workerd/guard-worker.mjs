@@ -18,7 +18,7 @@ let migration;
 
 function setup() {
   const ldClient = {
-    migrationVariation: async (key, context, defaultStage) => ({ value: 'live', tracker: undefined }),
+    migrationVariation: async () => ({ value: 'live' }),
     trackMigration: (event) => events.push(event),
   };
   const method = (name, value) => async () => {
