@@ -22,7 +22,7 @@ import { createRequire } from 'node:module';
 
 import { BACKGROUND_PROPERTIES, coverage } from '../tests/hardening/helpers/background.mjs';
 import { DIFFERENCES_PROPERTIES, coverage as walked } from '../tests/hardening/helpers/differences.mjs';
-import { GUARD_PROPERTIES } from '../tests/hardening/helpers/guard.mjs';
+import { GUARD_PROPERTIES, coverage as guarded } from '../tests/hardening/helpers/guard.mjs';
 import { PROPERTIES } from '../tests/hardening/helpers/properties.mjs';
 import { canary, fuzzProperty, makeState, moduleLoader, muteConsole } from '../tests/hardening/helpers/harness.mjs';
 
@@ -111,6 +111,13 @@ try {
       `differences: ${w.comparisons} sameStructure calls (${w.jsonPairs} JSON pairs, ${w.hostilePairs} hostile), ${w.reads} reads with mismatches(), ` +
         `${w.stringifyChecked} held to JSON.stringify, ${w.explained} explained (${w.referenceChecked} against the reference walk), ${w.differences} differences, ${w.truncated} truncated, ` +
         `kinds seen: ${[...w.kinds].sort().join('/') || 'none'}, slowest call ${w.slowestMs.toFixed(1)} ms`,
+    );
+  }
+  if (guarded.cases > 0) {
+    const g = guarded;
+    console.log(
+      `guard: ${g.cases} stream cases, ${g.ops} operations (${g.aborted} aborted), changes seen by onChange: ${g.trips} trips, ${g.probes} to probing, ` +
+        `${g.recoveries} recoveries; ${g.trippedReadsChecked} tripped reads checked for no new-origin call, ${g.reentries} re-entrant onChange calls`,
     );
   }
   console.log(`fuzz: ${generated} cases, ${c.trap} traps, ${c.unhandled} unhandled rejections`);

@@ -35,7 +35,7 @@ test('cooldown → probing → closed: 1 read in probeRatio tries the new origin
   assert.equal(g.changes[1].reason, 'cooldown of 50 ms ended: 1 read in 2 calls the new origin');
   assert.equal(g.changes[2].reason, 'within every bound over 5 calls since probing began');
   assert.deepEqual(g.changes[2].window, { newCalls: 5, newErrors: 0, oldP99: null, newP99: null, checked: 5, inconsistent: 5 });
-  assert.ok(g.changes[1].at - trippedAt >= 50, 'probing began after the cooldown');
+  assert.ok(g.changes[1].at - trippedAt >= 49, 'probing began after the cooldown');
   const s = g.migrator.stats().guard;
   assert.deepEqual([s.trips, s.recoveries], [1, 1]);
   assert.deepEqual(s.flags.guarded, { state: 'closed', since: g.changes[2].at, reason: g.changes[2].reason });
@@ -100,8 +100,10 @@ test('the error rate: no decision below minCalls; above maxErrorRate over minCal
 
 test('maxLatencyRatio: a new origin slower than the ratio over the window trips it', async () => {
   const g = guardSetup({ stage: 'shadow', guard: { minCalls: 5, maxLatencyRatio: 2 } });
-  g.health.oldRead = 'slow:2';
-  g.health.read = 'slow:30';
+  // The old origin keeps the thread busy for 1 ms (an event-loop stall cannot make it look slow);
+  // the new one takes 40 ms.
+  g.health.oldRead = 'spin:1';
+  g.health.read = 'slow:40';
   await g.reads(5);
   assert.equal(g.state(), 'tripped');
   const { reason, window } = g.changes[0];

@@ -14,7 +14,8 @@ export const FAILURE_KINDS = ['throw', 'reject', 'failure', 'timeout'];
  * What an origin answers in `mode`: 'ok' → `value`; 'throw', 'reject', 'failure' → that failure;
  * 'hang' and 'timeout' → a promise that settles only when the origin's signal aborts (the
  * migrator's `originTimeout` or the caller's abort). 'slow:<ms>' → `value` after ms (not listening
- * to the signal: an operation that cannot be cancelled gets the one signal that never aborts).
+ * to the signal: an operation that cannot be cancelled gets the one signal that never aborts);
+ * 'spin:<ms>' → `value` after keeping the thread busy for ms (a duration no stall can shorten).
  */
 export function answerIn(mode, value, signal) {
   if (mode === 'ok') return value;
@@ -23,6 +24,11 @@ export function answerIn(mode, value, signal) {
   if (mode === 'failure') return failure(new Error(`${value} down (failure)`));
   if (mode === 'hang' || mode === 'timeout') return abortableSleep(60_000, signal);
   if (mode.startsWith('slow:')) return sleep(Number(mode.slice(5))).then(() => value);
+  if (mode.startsWith('spin:')) {
+    const until = performance.now() + Number(mode.slice(5));
+    while (performance.now() < until);
+    return value;
+  }
   throw new Error(`unknown mode ${mode}`);
 }
 
