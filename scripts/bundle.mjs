@@ -6,8 +6,8 @@
 //   cutover.node.mjs  Node's entry: the body, with the wasm beside it instantiated at load
 //   cutover.web.mjs   cutover/web: the body's names, and init()
 //   migrations/       cutover/migrations (js/entries/migrations.js): the same files over the
-//                     migrations-only wasm (migrations/migrations_bg.wasm, from scripts/build.sh);
-//                     not in the tarball yet (package.json files: !dist/migrations/)
+//                     migrations-only wasm (migrations/migrations_bg.wasm, from scripts/build.sh),
+//                     with its declarations (migrations.d.{ts,mts,cts}, web.d.mts)
 // One body for every runtime: Node's CommonJS entry require()s the ES module entry (Node 20.19+,
 // Bun, Deno). Two copies (a CommonJS body beside the ESM one) cost the tarball the whole second
 // copy once the facade outgrew gzip's 32 KB window: 131,184 B against 118,892 B before.
@@ -172,7 +172,13 @@ copyFileSync(js('web.d.mts'), join(dist, 'web.d.mts'));
 // cutover/migrations' declarations: re-exports of index.d.ts, one directory up from dist/migrations/.
 writeFileSync(join(migrations, 'migrations.d.ts'), readFileSync(js('migrations.d.ts'), 'utf8').replaceAll("from './index.js'", "from '../index.js'"));
 // ESM and CommonJS resolution under `nodenext` get their own entry files that re-export the one
-// set of declarations (one copy in the package instead of three).
-for (const file of ['index.d.mts', 'index.d.cts']) {
-  writeFileSync(join(dist, file), "// cutover's declarations live in index.d.ts.\nexport * from './index.js';\n");
+// set of declarations (one copy in the package instead of three); cutover/migrations likewise.
+for (const [dir, name] of [[dist, 'index'], [migrations, 'migrations']]) {
+  for (const ext of ['d.mts', 'd.cts']) {
+    writeFileSync(join(dir, `${name}.${ext}`), `// cutover's declarations live in ${name}.d.ts.\nexport * from './${name}.js';\n`);
+  }
 }
+// cutover/migrations/web: cutover/web's declarations over the migrations names.
+const webTypes = readFileSync(js('web.d.mts'), 'utf8');
+if (!webTypes.includes("from './index.mjs'")) throw new Error('bundle: web.d.mts no longer re-exports ./index.mjs');
+writeFileSync(join(migrations, 'web.d.mts'), webTypes.replaceAll("from './index.mjs'", "from './migrations.mjs'").replace('// cutover/web:', '// cutover/migrations/web:'));
