@@ -34,6 +34,23 @@ const GLUE = /\/wasm\/cutover\.js$/;
 const exactly = (names) => new RegExp(`^(?:${names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`);
 
 /**
+ * The glue with its `wasm` (the instance's exports, undefined until `init()`/`initSync()`) a
+ * stand-in until then whose every property throws an error that says to initialise first: the API
+ * used before init() said `Cannot read properties of undefined (reading 'Ac')`. The glue's two
+ * "already initialised" checks compare with the stand-in; after init nothing is left of it.
+ */
+function initFirst(glue) {
+  const declaration = 'let wasmModule, wasmInstance, wasm;';
+  const check = 'if (wasm !== undefined) return wasm;';
+  if (!glue.includes(declaration) || glue.split(check).length !== 3) throw new Error('bundle: the wasm-bindgen glue no longer declares and checks `wasm` as initFirst expects');
+  const standIn =
+    'const NOT_INITIALISED = new Proxy({}, { get() { throw new Error("cutover is not initialised yet: call init() first ' +
+    '(await init() from cutover/web or cutover/migrations/web, or initSync({ module }))"); } });\n' +
+    'let wasmModule, wasmInstance, wasm = NOT_INITIALISED;';
+  return glue.replace(declaration, standIn).replaceAll(check, 'if (wasm !== NOT_INITIALISED) return wasm;');
+}
+
+/**
  * One body: `entry` (under js/entries/) with the glue of `glueDir` (js/wasm for the full wasm,
  * js/wasm-migrations for the migrations one) minified and inlined, written to `outfile`; the
  * glue's renamed names checked against the map of the wasm `wasmFile` was minified with.
@@ -59,12 +76,15 @@ async function buildBody({ glueDir, wasmFile, entry, outfile }) {
     mangleCache,
     // The bridge the wasm imports (src/js/bridge.rs) is the facade's own module: left to the body
     // build, so that it is bundled once, with the facade.
-    plugins: [{
-      name: 'bridge-outside-glue',
-      setup(b) {
-        b.onResolve({ filter: /^\.\.\/bridge\.js$/ }, (args) => ({ path: args.path, external: true }));
+    plugins: [
+      {
+        name: 'bridge-outside-glue',
+        setup(b) {
+          b.onResolve({ filter: /^\.\.\/bridge\.js$/ }, (args) => ({ path: args.path, external: true }));
+        },
       },
-    }],
+      { name: 'init-first', setup: (b) => b.onLoad({ filter: /\/cutover\.js$/ }, ({ path }) => ({ contents: initFirst(readFileSync(path, 'utf8')), loader: 'js' })) },
+    ],
   });
   const renamed = Object.entries(glueBuild.mangleCache).filter(([from, to]) => mangleCache[from] !== to);
   if (renamed.length > 0) throw new Error(`bundle: esbuild renamed wasm names outside wasm-opt's map: ${renamed}`);

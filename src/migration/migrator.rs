@@ -8,6 +8,7 @@ use super::background::BackgroundParts;
 use super::calling::{abortable, Calling};
 use super::client::{migration_variation, DefaultStage, MigrationClient};
 use super::consistency::LaterCheck;
+use super::context_warning::ContextWarning;
 use super::delegation::Tracking;
 use super::mismatches::{Mismatch, Mismatches};
 use super::operation::{Answer, OperationRequest, OperationResult, Outcome};
@@ -27,6 +28,7 @@ pub(super) struct Shared<V> {
     pub(super) stats: RefCell<MigrationStats>,
     pub(super) background: BackgroundParts,
     pub(super) mismatches: Option<Mismatches<V>>,
+    context_warning: ContextWarning,
 }
 
 /// The state of one operation, shared with the abort path.
@@ -65,7 +67,9 @@ impl<V: HostValue> Migrator<V> {
         let stats = RefCell::new(MigrationStats::default());
         let background =
             BackgroundParts::new(settings.background_max_in_flight.unwrap_or(super::background::DEFAULT_MAX_IN_FLIGHT));
-        Migrator { shared: Rc::new(Shared { settings, read, write, client, host, stats, background, mismatches }) }
+        let context_warning = ContextWarning::default();
+        let shared = Shared { settings, read, write, client, host, stats, background, mismatches, context_warning };
+        Migrator { shared: Rc::new(shared) }
     }
 
     pub fn stats(&self) -> StatsSnapshot {
@@ -309,8 +313,10 @@ impl<V: HostValue> Shared<V> {
             self.host.error("error generating migration op event no origins were invoked; no event will be emitted");
             return;
         };
-        if let Tracking::Own(_) = tracking {
+        if let Tracking::Own(t) = &tracking {
             if !state.takes_events.get() {
+                // No event to build, which would report an invalid context: reported once.
+                self.context_warning.check(&self.host, t.context());
                 return;
             }
         }
