@@ -47,7 +47,15 @@ function initFirst(glue) {
     'const NOT_INITIALISED = new Proxy({}, { get() { throw new Error("cutover is not initialised yet: call init() first ' +
     '(await init() from cutover/web or cutover/migrations/web, or initSync({ module }))"); } });\n' +
     'let wasmModule, wasmInstance, wasm = NOT_INITIALISED;';
-  return glue.replace(declaration, standIn).replaceAll(check, 'if (wasm !== NOT_INITIALISED) return wasm;');
+  // The glue's own default URL is never used (the entries' init() always names the wasm), and
+  // bundlers that follow `new URL('…', import.meta.url)` (webpack, Vite) would look for a file
+  // named cutover_bg.wasm beside the body, which the package does not have.
+  const defaultUrl = "module_or_path = new URL('cutover_bg.wasm', import.meta.url);";
+  if (!glue.includes(defaultUrl)) throw new Error("bundle: the wasm-bindgen glue's default URL changed");
+  return glue
+    .replace(declaration, standIn)
+    .replaceAll(check, 'if (wasm !== NOT_INITIALISED) return wasm;')
+    .replace(defaultUrl, 'throw new TypeError("cutover: init() needs the wasm (module_or_path)");');
 }
 
 /**
