@@ -166,16 +166,17 @@ test('cutover/migrations: installed, the migrations names only, the same from im
 const MIGRATIONS_DIR = join(ROOT_DIR, 'dist/migrations');
 const skipMigrations = existsSync(join(MIGRATIONS_DIR, 'migrations_bg.wasm')) ? false : `${MIGRATIONS_DIR} is missing: run \`bash scripts/build.sh\``;
 
-// Issue 23's target for this page is 40,000 B (not met: bench/scenarios/migrations-page-bytes.mjs
-// reports it). This bound is today's figure, 88,963 B (with beaconSink in the page), plus 2%: it
-// keeps the page from growing unnoticed until the target is reached, when it becomes the target.
-const MIGRATIONS_PAGE_BOUND = 90_700;
-test(`cutover/migrations: the size target's page, JS + wasm gzipped, is at most ${MIGRATIONS_PAGE_BOUND} B (target 40,000 B, not met)`, { skip: skipMigrations, timeout: 20_000 }, async (t) => {
+// Issue 33's target for this page is 60,000 B gzipped (not met: bench/scenarios/migrations-page-bytes.mjs
+// reports it, with brotli). This bound is today's figure, 87,218 B (talc as the allocator,
+// --strip-target-features), plus 2%: it keeps the page from growing unnoticed.
+const MIGRATIONS_PAGE_BOUND = 89_000;
+test(`cutover/migrations: the size target's page, JS + wasm gzipped, is at most ${MIGRATIONS_PAGE_BOUND} B (target 60,000 B, not met)`, { skip: skipMigrations, timeout: 20_000 }, async (t) => {
   const { buildPage } = await import(pathToFileURL(join(ROOT_DIR, 'bench/lib/page-size.mjs')).href);
   const page = await buildPage('migrations');
   const full = await buildPage('full');
-  t.diagnostic(`migrations page ${page.totalGz} B (JS ${page.jsGz}, wasm ${page.wasmGz}); on the full entry ${full.totalGz} B`);
+  t.diagnostic(`migrations page ${page.totalGz} B gzipped (JS ${page.jsGz}, wasm ${page.wasmGz}), ${page.totalBr} B brotli (JS ${page.jsBr}, wasm ${page.wasmBr}); on the full entry ${full.totalGz} B gzipped, ${full.totalBr} B brotli`);
   assert.ok(page.totalGz <= MIGRATIONS_PAGE_BOUND, `the page is ${page.totalGz} B gzipped (JS ${page.jsGz}, wasm ${page.wasmGz})`);
+  assert.ok(page.totalBr < page.totalGz, 'brotli measured');
   assert.ok(page.totalGz < full.totalGz, 'smaller than the same page on the full entry');
 });
 
