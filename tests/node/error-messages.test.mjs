@@ -54,6 +54,12 @@ const CASES = [
   [() => migrationEventRelay(ldServer, { flagKeys: 'f' }), TypeError, 'migrationEventRelay', 'flagKeys', 'got string "f"'],
   [() => redisBigSegmentStore(async () => null, { prefix: 5 }), TypeError, 'redisBigSegmentStore', 'prefix', 'got number 5'],
   [() => tracker().latency('old', 'fast'), TypeError, 'latency', 'ms', 'got string "fast"'],
+  [() => tracker().latency('both', 1), TypeError, 'latency', 'origin', 'got string "both"'],
+  [() => tracker().invoked(0), TypeError, 'invoked', 'origin', 'got number 0'],
+  [() => tracker().error(null), TypeError, 'error', 'origin', 'got null'],
+  [() => tracker().operation('delete'), TypeError, 'operation', 'op', 'got string "delete"'],
+  [() => new OpTracker('flag', { key: 'k' }, 'shadow', 'off'), TypeError, 'OpTracker', 'evaluation', 'got string "shadow"'],
+  [() => new MigratorBuilder({}), TypeError, 'MigratorBuilder', 'client', 'got object'],
 ];
 
 for (const [call, ErrorClass, owner, option, got] of CASES) {
