@@ -133,7 +133,7 @@ export function latencyTable(data) {
       "migration), cutover in both modes and LaunchDarkly's `createMigration`, on the same seeded delays " +
       `(\`${LATENCY}\`: ${BASE_READS.toLocaleString('en-US')}${scale} reads per row, ${CONCURRENCY} in flight, the rows taking turns in one ` +
       `process; ${r.rounds} runs on ${machine}; medians over the runs, ratios per run with their quartiles; ` +
-      'method in [bench/README.md](../bench/README.md#latency)).',
+      'method in `bench/README.md` of the repository, "Latency").',
     '',
     "| read | p50 (ms) | p99 (ms) | p99 ÷ old alone's p99 |",
     '|---|---|---|---|',

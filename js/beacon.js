@@ -63,7 +63,7 @@ export function beaconSink(url, options) {
     throw new TypeError(`${NAME}: url must be a string or a URL, ${describe(url)}`);
   }
   const target = String(url);
-  if (target === '') throw new TypeError(`${NAME}: url must not be empty`);
+  if (target === '') throw new TypeError(`${NAME}: url must not be empty, got string ""`);
   if (options !== undefined) {
     if (options === null || typeof options !== 'object') {
       throw new TypeError(`${NAME}: options must be an object, ${describe(options)}`);

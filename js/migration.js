@@ -52,22 +52,25 @@ function mayHaveOtherKeys(opts) {
   return false;
 }
 
-/** The `signal` of an operation's options (undefined when there is none); `of`: their `OptionsOf` code. */
-function signalOf(opts, of) {
+/**
+ * The `signal` of an operation's options (undefined when there is none); `operation`: one of
+ * READ, WRITE, LD_READ, LD_WRITE (its owner's name and its options' `OptionsOf` code).
+ */
+function signalOf(opts, operation) {
   if (opts === undefined || opts === null) return undefined;
-  if (typeof opts !== 'object') throw new TypeError(`options must be an object, ${describe(opts)}`);
-  if (mayHaveOtherKeys(opts)) wasm.checkOptionNames(of, opts);
+  if (typeof opts !== 'object') throw new TypeError(`${operation.owner}: options must be an object, ${describe(opts)}`);
+  if (mayHaveOtherKeys(opts)) wasm.checkOptionNames(operation.options, opts);
   const signal = read(opts, 'signal');
-  if (signal === null) throw new TypeError('options.signal must be an AbortSignal, got null');
+  if (signal === null) throw new TypeError(`${operation.owner}: options.signal must be an AbortSignal, got null`);
   return signal;
 }
 
 /** The `waitUntil` of an operation's options (checked by `signalOf` first), or undefined. */
-function waitUntilOf(opts) {
+function waitUntilOf(opts, operation) {
   if (opts === undefined || opts === null) return undefined;
   const waitUntil = read(opts, 'waitUntil');
   if (waitUntil !== undefined && typeof waitUntil !== 'function') {
-    throw new TypeError(`options.waitUntil must be a function, ${describe(waitUntil)}`);
+    throw new TypeError(`${operation.owner}: options.waitUntil must be a function, ${describe(waitUntil)}`);
   }
   return waitUntil;
 }
@@ -103,11 +106,11 @@ class Pending {
 }
 
 /** Which operation a migrator runs, in which shape it resolves, and whose options it takes. */
-const READ = Object.freeze({ write: false, launchDarklyShape: false, options: OptionsOf.MigratorRead });
-const WRITE = Object.freeze({ write: true, launchDarklyShape: false, options: OptionsOf.MigratorWrite });
+const READ = Object.freeze({ write: false, launchDarklyShape: false, options: OptionsOf.MigratorRead, owner: 'Migrator#read' });
+const WRITE = Object.freeze({ write: true, launchDarklyShape: false, options: OptionsOf.MigratorWrite, owner: 'Migrator#write' });
 /** createMigration's operations (js/launchdarkly-migration.js), run through `migrator[LD_SHAPED]`. */
-const LD_READ = Object.freeze({ write: false, launchDarklyShape: true, options: OptionsOf.LdMigrationRead });
-const LD_WRITE = Object.freeze({ write: true, launchDarklyShape: true, options: OptionsOf.LdMigrationWrite });
+const LD_READ = Object.freeze({ write: false, launchDarklyShape: true, options: OptionsOf.LdMigrationRead, owner: 'LDMigration#read' });
+const LD_WRITE = Object.freeze({ write: true, launchDarklyShape: true, options: OptionsOf.LdMigrationWrite, owner: 'LDMigration#write' });
 
 class Migrator {
   #inner;
@@ -133,8 +136,8 @@ class Migrator {
   }
   #run(operation, flagKey, context, defaultStage, payload, options) {
     return new Promise((resolve, reject) => {
-      const signal = signalOf(options, operation.options); // before hints(): a throw here must not move lastFlagKey
-      const waitUntil = (options === undefined ? undefined : waitUntilOf(options)) ?? this.#waitUntil;
+      const signal = signalOf(options, operation); // before hints(): a throw here must not move lastFlagKey
+      const waitUntil = (options === undefined ? undefined : waitUntilOf(options, operation)) ?? this.#waitUntil;
       const hinted = hints(flagKey, defaultStage, signal) | (operation.write ? Hint.Write : 0) |
         (waitUntil === undefined ? 0 : Hint.WaitUntil);
       const pending = new Pending(resolve, reject, signal, operation.launchDarklyShape, waitUntil, this.#held);

@@ -6,8 +6,8 @@
 //   cutover.node.mjs  Node's entry: the body, with the wasm beside it instantiated at load
 //   cutover.web.mjs   cutover/web: the body's names, and init()
 //   migrations/       cutover/migrations (js/entries/migrations.js): the same files over the
-//                     migrations-only wasm (migrations/migrations_bg.wasm, from scripts/build.sh);
-//                     not in the tarball yet (package.json files: !dist/migrations/)
+//                     migrations-only wasm (migrations/migrations_bg.wasm, from scripts/build.sh),
+//                     with its declarations (migrations.d.{ts,mts,cts}, web.d.mts)
 // One body for every runtime: Node's CommonJS entry require()s the ES module entry (Node 20.19+,
 // Bun, Deno). Two copies (a CommonJS body beside the ESM one) cost the tarball the whole second
 // copy once the facade outgrew gzip's 32 KB window: 131,184 B against 118,892 B before.
@@ -32,6 +32,31 @@ const GLUE = /\/wasm\/cutover\.js$/;
 // are renamed to match by esbuild's own property mangling, given that map as its cache (and no
 // other name: the pattern is the map's names exactly).
 const exactly = (names) => new RegExp(`^(?:${names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`);
+
+/**
+ * The glue with its `wasm` (the instance's exports, undefined until `init()`/`initSync()`) a
+ * stand-in until then whose every property throws an error that says to initialise first: the API
+ * used before init() said `Cannot read properties of undefined (reading 'Ac')`. The glue's two
+ * "already initialised" checks compare with the stand-in; after init nothing is left of it.
+ */
+function initFirst(glue) {
+  const declaration = 'let wasmModule, wasmInstance, wasm;';
+  const check = 'if (wasm !== undefined) return wasm;';
+  if (!glue.includes(declaration) || glue.split(check).length !== 3) throw new Error('bundle: the wasm-bindgen glue no longer declares and checks `wasm` as initFirst expects');
+  const standIn =
+    'const NOT_INITIALISED = new Proxy({}, { get() { throw new Error("cutover is not initialised yet: call init() first ' +
+    '(await init() from cutover/web or cutover/migrations/web, or initSync({ module }))"); } });\n' +
+    'let wasmModule, wasmInstance, wasm = NOT_INITIALISED;';
+  // The glue's own default URL is never used (the entries' init() always names the wasm), and
+  // bundlers that follow `new URL('…', import.meta.url)` (webpack, Vite) would look for a file
+  // named cutover_bg.wasm beside the body, which the package does not have.
+  const defaultUrl = "module_or_path = new URL('cutover_bg.wasm', import.meta.url);";
+  if (!glue.includes(defaultUrl)) throw new Error("bundle: the wasm-bindgen glue's default URL changed");
+  return glue
+    .replace(declaration, standIn)
+    .replaceAll(check, 'if (wasm !== NOT_INITIALISED) return wasm;')
+    .replace(defaultUrl, 'throw new TypeError("cutover: init() needs the wasm (module_or_path)");');
+}
 
 /**
  * One body: `entry` (under js/entries/) with the glue of `glueDir` (js/wasm for the full wasm,
@@ -59,12 +84,15 @@ async function buildBody({ glueDir, wasmFile, entry, outfile }) {
     mangleCache,
     // The bridge the wasm imports (src/js/bridge.rs) is the facade's own module: left to the body
     // build, so that it is bundled once, with the facade.
-    plugins: [{
-      name: 'bridge-outside-glue',
-      setup(b) {
-        b.onResolve({ filter: /^\.\.\/bridge\.js$/ }, (args) => ({ path: args.path, external: true }));
+    plugins: [
+      {
+        name: 'bridge-outside-glue',
+        setup(b) {
+          b.onResolve({ filter: /^\.\.\/bridge\.js$/ }, (args) => ({ path: args.path, external: true }));
+        },
       },
-    }],
+      { name: 'init-first', setup: (b) => b.onLoad({ filter: /\/cutover\.js$/ }, ({ path }) => ({ contents: initFirst(readFileSync(path, 'utf8')), loader: 'js' })) },
+    ],
   });
   const renamed = Object.entries(glueBuild.mangleCache).filter(([from, to]) => mangleCache[from] !== to);
   if (renamed.length > 0) throw new Error(`bundle: esbuild renamed wasm names outside wasm-opt's map: ${renamed}`);
@@ -172,7 +200,13 @@ copyFileSync(js('web.d.mts'), join(dist, 'web.d.mts'));
 // cutover/migrations' declarations: re-exports of index.d.ts, one directory up from dist/migrations/.
 writeFileSync(join(migrations, 'migrations.d.ts'), readFileSync(js('migrations.d.ts'), 'utf8').replaceAll("from './index.js'", "from '../index.js'"));
 // ESM and CommonJS resolution under `nodenext` get their own entry files that re-export the one
-// set of declarations (one copy in the package instead of three).
-for (const file of ['index.d.mts', 'index.d.cts']) {
-  writeFileSync(join(dist, file), "// cutover's declarations live in index.d.ts.\nexport * from './index.js';\n");
+// set of declarations (one copy in the package instead of three); cutover/migrations likewise.
+for (const [dir, name] of [[dist, 'index'], [migrations, 'migrations']]) {
+  for (const ext of ['d.mts', 'd.cts']) {
+    writeFileSync(join(dir, `${name}.${ext}`), `// cutover's declarations live in ${name}.d.ts.\nexport * from './${name}.js';\n`);
+  }
 }
+// cutover/migrations/web: cutover/web's declarations over the migrations names.
+const webTypes = readFileSync(js('web.d.mts'), 'utf8');
+if (!webTypes.includes("from './index.mjs'")) throw new Error('bundle: web.d.mts no longer re-exports ./index.mjs');
+writeFileSync(join(migrations, 'web.d.mts'), webTypes.replaceAll("from './index.mjs'", "from './migrations.mjs'").replace('// cutover/web:', '// cutover/migrations/web:'));

@@ -5,6 +5,9 @@
 # npm pack runs the prepack script: it builds dist/ unless a build after the last change made it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The repository's package.json back, if a pack that stopped half-way left the packed one
+# (scripts/manifest.mjs).
+node scripts/manifest.mjs restore
 rm -rf .pack tests/node_modules/cutover
 mkdir -p .pack tests/node_modules/cutover
 npm pack --silent --pack-destination .pack >/dev/null

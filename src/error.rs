@@ -148,7 +148,9 @@ pub enum ConfigErrorKind {
     Type,
 }
 
-/// An invalid Big Segments option; `option` is the JS option name and `message` names it too.
+/// An invalid Big Segments option; `option` is the JS option name, and `message` names the owner,
+/// the option and what it got (`BigSegmentStoreManager: contextCacheSize must be a positive
+/// integer, got -1`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ConfigError {
     pub option: &'static str,
@@ -157,12 +159,20 @@ pub struct ConfigError {
 }
 
 impl ConfigError {
-    pub fn range(option: &'static str, requirement: &str) -> Self {
-        ConfigError { option, kind: ConfigErrorKind::Range, message: format!("{option} must be {requirement}") }
+    /// The options' owner, which every message names first.
+    pub const OWNER: &'static str = "BigSegmentStoreManager";
+
+    /// `<owner>: <option> must be <requirement>, got <value>`.
+    pub fn range(option: &'static str, requirement: &str, got: f64) -> Self {
+        let message =
+            format!("{}: {option} must be {requirement}, got {}", Self::OWNER, crate::util::text::number(got));
+        ConfigError { option, kind: ConfigErrorKind::Range, message }
     }
-    /// `<option> must be a number` (for the bindings when a value has the wrong JS type).
-    pub fn wrong_type(option: &'static str) -> Self {
-        ConfigError { option, kind: ConfigErrorKind::Type, message: format!("{option} must be a number") }
+    /// `<owner>: <option> must be a number, got <type>` (a value of the wrong JS type, named by
+    /// its `typeof`).
+    pub fn wrong_type(option: &'static str, got: &str) -> Self {
+        let message = format!("{}: {option} must be a number, got {got}", Self::OWNER);
+        ConfigError { option, kind: ConfigErrorKind::Type, message }
     }
 }
 
@@ -234,11 +244,15 @@ mod tests {
                 "write configuration not provided",
             ),
             (BuildError::EmptyKey.into(), ErrorClass::Plain, "migration operation cannot contain an empty key"),
-            (ConfigError::wrong_type("staleAfterMs").into(), ErrorClass::Type, "staleAfterMs must be a number"),
             (
-                ConfigError::range("contextCacheSize", "a positive integer").into(),
+                ConfigError::wrong_type("staleAfterMs", "string").into(),
+                ErrorClass::Type,
+                "BigSegmentStoreManager: staleAfterMs must be a number, got string",
+            ),
+            (
+                ConfigError::range("contextCacheSize", "a positive integer", -1.0).into(),
                 ErrorClass::Range,
-                "contextCacheSize must be a positive integer",
+                "BigSegmentStoreManager: contextCacheSize must be a positive integer, got -1",
             ),
             (
                 UnknownOptionError {

@@ -23,7 +23,7 @@ export function cutover() {
   return firstRead(process.env.BENCH_CUTOVER_MODULE || 'cutover'); // see bench/lib/common.mjs
 }
 
-/** The same on the cutover/migrations entry (not in the package yet: loaded from dist/). */
+/** The same on the cutover/migrations entry (loaded from dist/, as the full one is through BENCH_CUTOVER_MODULE or the package). */
 export function migrations() {
   return firstRead(MIGRATIONS_ENTRY);
 }

@@ -1,4 +1,4 @@
-// Issue 23's page target: what a visitor downloads for a page that uses MigratorBuilder,
+// Issue 33's page target (issue 23's was 40,000 B): what a visitor downloads for a page that uses MigratorBuilder,
 // fixedStage, sameStructure and beaconSink from cutover/migrations (bench/pages/migrations-page.mjs, built by
 // esbuild as a site would: bench/lib/page-size.mjs), JS and wasm gzipped, against the same page
 // built on the full entry. A size, not a time: every round gives the same bytes.
@@ -9,9 +9,10 @@ export const meta = {
   note:
     'bench/pages/migrations-page.mjs (MigratorBuilder, fixedStage, sameStructure, beaconSink) bundled by esbuild (minified, ESM, browser) against dist/migrations/migrations.browser.mjs: ' +
     'the bundle and the wasm it fetches, each gzip -9, summed. Also the same page on the full entry (dist/cutover.browser.mjs). ' +
-    'Target: ≤ 40,000 B',
+    'Target: ≤ 60,000 B gzipped (issue 33); brotli (quality 11) reported too',
   figures: [
-    { key: 'value', label: 'migrations page, JS + wasm gzipped', unit: 'B', max: 40_000 },
+    { key: 'value', label: 'migrations page, JS + wasm gzipped', unit: 'B', max: 60_000 },
+    { key: 'totalBr', label: 'migrations page, JS + wasm brotli', unit: 'B' },
     { key: 'jsGz', label: 'migrations page, its JS bundle gzipped', unit: 'B' },
     { key: 'wasmGz', label: 'migrations page, migrations_bg.wasm gzipped', unit: 'B' },
     { key: 'fullTotalGz', label: 'the same page on the full entry, JS + wasm gzipped', unit: 'B' },
@@ -28,7 +29,11 @@ export async function cutover() {
       wasmGz: page.wasmGz,
       jsRaw: page.jsRaw,
       wasmRaw: page.wasmRaw,
+      totalBr: page.totalBr,
+      jsBr: page.jsBr,
+      wasmBr: page.wasmBr,
       fullTotalGz: full.totalGz,
+      fullTotalBr: full.totalBr,
       fullJsGz: full.jsGz,
       fullWasmGz: full.wasmGz,
     },

@@ -50,7 +50,7 @@ impl WasmMigratorBuilder {
     pub fn new(client: JsValue, logger: JsValue, check_ratio_always: bool) -> Result<WasmMigratorBuilder, JsValue> {
         Ok(WasmMigratorBuilder {
             inner: RefCell::new(MigratorBuilder::new()),
-            client: Rc::new(JsClient::from_js(&client)?.with_check_ratio_always(check_ratio_always)),
+            client: Rc::new(JsClient::from_js(&client, "MigratorBuilder")?.with_check_ratio_always(check_ratio_always)),
             host: js_host(&logger, LoggerKeeper::Facade)?,
             idle_signal: AbortController::new().signal(),
         })

@@ -35,9 +35,10 @@ impl JsClient {
     /// `client` checked to have `migrationVariation`, held weakly: whoever keeps this keeps the
     /// client itself too (a migrator's facade). The `migrationVariation` export needs no one to:
     /// it asks the client at once, in the caller's call (its task is polled there), and only that.
-    pub fn from_js(client: &JsValue) -> Result<Self, Error> {
+    /// `owner`: who was given it, first in the message when it is not a client.
+    pub fn from_js(client: &JsValue, owner: &str) -> Result<Self, Error> {
         method(client, "migrationVariation").ok_or_else(|| {
-            Error::Type(format!("client must be an object with a migrationVariation method, {}", got(client)))
+            Error::Type(format!("{owner}: client must be an object with a migrationVariation method, {}", got(client)))
         })?;
         Ok(JsClient { target: bridge::weakly(client), check_ratio_on_wire: CheckRatioOnWire::OmittedWhenOne })
     }

@@ -11,7 +11,7 @@ use super::host::{js_host, LoggerKeeper};
 use super::native_store::NativeStore;
 use super::promise::{complete, promise};
 use super::store::{answer_object, JsMembership, JsStore};
-use super::value::{get, got, string_arg, type_error};
+use super::value::{get, got, string_arg, type_error, type_name};
 use crate::host::HostValue;
 use crate::segments::{
     BigSegmentStoreManager, BigSegmentStoreStatus, BigSegmentsConfig, BigSegmentsOptionValues, ListenerId, Lookup,
@@ -30,8 +30,10 @@ fn option_value(options: &JsValue, name: &'static str) -> OptionValue {
         OptionValue::Absent
     } else if let Some(n) = v.as_f64() {
         OptionValue::Number(n)
+    } else if v.is_null() {
+        OptionValue::Other("null")
     } else {
-        OptionValue::Other
+        OptionValue::Other(type_name(&v))
     }
 }
 

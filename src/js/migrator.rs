@@ -8,7 +8,6 @@ use wasm_bindgen::JsCast;
 use super::bridge;
 use super::codes::{Hint, Side};
 use super::flag_key::op_flag_key;
-use super::host_value::string_of;
 use super::signal::{abort_future, AbortSignal};
 use super::stage::stage_at;
 use super::value::{get, got};
@@ -31,7 +30,7 @@ impl WasmMigrator {
 fn hinted_default(hints: u32, default: &JsValue) -> DefaultStage {
     match stage_at(hints & Hint::StageBits as u32) {
         Some(stage) => DefaultStage::Valid(stage),
-        None => DefaultStage::Invalid(string_of(default)),
+        None => DefaultStage::Invalid(super::stage::printed(default)),
     }
 }
 

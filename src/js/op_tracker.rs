@@ -34,11 +34,11 @@ impl WasmOpTracker {
     }
 }
 
-fn origin_arg(value: &JsValue) -> Result<Origin, Error> {
+fn origin_arg(value: &JsValue, method: &str) -> Result<Origin, Error> {
     value
         .as_string()
         .and_then(|s| Origin::parse(&s))
-        .ok_or_else(|| Error::Type(format!("origin must be 'old' or 'new', {}", got(value))))
+        .ok_or_else(|| Error::Type(format!("{method}: origin must be 'old' or 'new', {}", got(value))))
 }
 
 #[wasm_bindgen]
@@ -52,7 +52,7 @@ impl WasmOpTracker {
     ) -> Result<WasmOpTracker, JsValue> {
         let flag_key = flag_key_text(&flag_key)?;
         if !evaluation.is_object() {
-            return Err(Error::Type(format!("evaluation must be an object, {}", got(&evaluation))).into());
+            return Err(Error::Type(format!("OpTracker: evaluation must be an object, {}", got(&evaluation))).into());
         }
         let default = stage_arg(&default_stage, "defaultStage")?;
         let value = stage_arg(&super::value::get(&evaluation, "value"), "evaluation.value")?;
@@ -67,25 +67,25 @@ impl WasmOpTracker {
         let op = op
             .as_string()
             .and_then(|s| Operation::parse(&s))
-            .ok_or_else(|| Error::Type(format!("operation must be 'read' or 'write', {}", got(&op))))?;
+            .ok_or_else(|| Error::Type(format!("operation: op must be 'read' or 'write', {}", got(&op))))?;
         self.inner.borrow_mut().operation(op);
         Ok(())
     }
 
     pub fn invoked(&self, origin: JsValue) -> Result<(), JsValue> {
-        let origin = origin_arg(&origin)?;
+        let origin = origin_arg(&origin, "invoked")?;
         self.inner.borrow_mut().invoked(origin);
         Ok(())
     }
 
     pub fn error(&self, origin: JsValue) -> Result<(), JsValue> {
-        let origin = origin_arg(&origin)?;
+        let origin = origin_arg(&origin, "error")?;
         self.inner.borrow_mut().error(origin);
         Ok(())
     }
 
     pub fn latency(&self, origin: JsValue, ms: JsValue) -> Result<(), JsValue> {
-        let origin = origin_arg(&origin)?;
+        let origin = origin_arg(&origin, "latency")?;
         let ms = ms.as_f64().ok_or_else(|| Error::Type(format!("latency: ms must be a number, {}", got(&ms))))?;
         Ok(self.inner.borrow_mut().latency(origin, ms)?)
     }
@@ -123,7 +123,7 @@ pub fn migration_variation(
     reject: Function,
 ) {
     let setup = (|| {
-        let client: Rc<JsClient> = Rc::new(JsClient::from_js(&client)?);
+        let client: Rc<JsClient> = Rc::new(JsClient::from_js(&client, "migrationVariation")?);
         let flag_key = flag_key_text(&flag_key)?;
         Ok::<_, JsValue>((client, flag_key, js_host(&JsValue::UNDEFINED, LoggerKeeper::Host)?))
     })();

@@ -75,8 +75,22 @@ impl WasmRelayRules {
         WasmRelayRules { rules: RelayRules { flag_keys } }
     }
 
-    /// Undefined when the event is forwarded, else the reason it is not.
+    /// Undefined when the event is forwarded (with what the core writes into it written: a
+    /// consistent measurement's `samplingRatio: 1`), else the reason it is not.
     pub fn judge(&self, event: &JsValue) -> Option<String> {
-        self.rules.judge(&wire_of(event, 1)).err()
+        match self.rules.forward(&wire_of(event, 1)) {
+            Ok(forward) => {
+                if let Some(index) = forward.ratio_of_one_at {
+                    let measurement = Reflect::get(event, &JsValue::from_str("measurements"))
+                        .and_then(|items| Reflect::get_u32(&items, index as u32));
+                    // JSON.parse's objects take the write; one that does not is forwarded as it is.
+                    if let Ok(measurement) = measurement {
+                        let _ = Reflect::set(&measurement, &JsValue::from_str("samplingRatio"), &JsValue::from(1));
+                    }
+                }
+                None
+            }
+            Err(reason) => Some(reason),
+        }
     }
 }

@@ -100,8 +100,9 @@ impl Native {
 }
 
 /// An option that is undefined or an array of strings: the strings (`None` when undefined);
-/// `not_an_array` and `not_a_string` (with the item's position) name the mistakes. One function
-/// (of plain function pointers) for every such option of `sameStructure` and `sameResponse`.
+/// `not_an_array` and `not_a_string` (with the item's position) name the mistakes, and what was
+/// got is added to them. One function (of plain function pointers) for every such option of
+/// `sameStructure` and `sameResponse`.
 pub(super) fn strings(
     value: &JsValue,
     not_an_array: fn() -> Error,
@@ -111,9 +112,20 @@ pub(super) fn strings(
         return Ok(None);
     }
     let items = if is_array(value) { array_items(value) } else { None };
-    let items = items.ok_or_else(not_an_array)?;
-    let texts = items.iter().enumerate().map(|(position, item)| item.as_string().ok_or_else(|| not_a_string(position)));
+    let items = items.ok_or_else(|| with_got(not_an_array(), value))?;
+    let texts = items
+        .iter()
+        .enumerate()
+        .map(|(position, item)| item.as_string().ok_or_else(|| with_got(not_a_string(position), item)));
     texts.collect::<Result<Vec<_>, _>>().map(Some)
+}
+
+/// The core's message with `, got <what>` of the JavaScript value added.
+fn with_got(error: Error, value: &JsValue) -> Error {
+    match error {
+        Error::Type(message) => Error::Type(format!("{message}, {}", super::value::got(value))),
+        other => other,
+    }
 }
 
 /// The `ignore` option: undefined, or an array of JSON Pointer patterns.

@@ -43,7 +43,16 @@ pub fn stage(value: &JsValue) -> Option<Stage> {
 pub fn default_stage(value: &JsValue) -> DefaultStage {
     match stage(value) {
         Some(stage) => DefaultStage::Valid(stage),
-        None => DefaultStage::Invalid(string_of(value)),
+        None => DefaultStage::Invalid(printed(value)),
+    }
+}
+
+/// A value that is not a stage as a message prints it: a string quoted (`"OFF"`, `""`), anything
+/// else as `String(value)` (`123`, `undefined`).
+pub fn printed(value: &JsValue) -> String {
+    match value.as_string() {
+        Some(text) => crate::util::text::quoted(&text),
+        None => string_of(value),
     }
 }
 

@@ -65,7 +65,29 @@ pub fn string_arg(value: &JsValue, what: &str) -> Result<String, JsValue> {
 pub use super::error::range_error;
 pub use super::error::type_error;
 
-/// A short description of a value's type for error messages: `got number 5`.
+/// A value's `typeof`, as a name that lives in the binary (`"string"`, `"bigint"`, …).
+#[cfg(feature = "segments")]
+pub fn type_name(value: &JsValue) -> &'static str {
+    if value.is_string() {
+        "string"
+    } else if value.as_bool().is_some() {
+        "boolean"
+    } else if value.is_bigint() {
+        "bigint"
+    } else if value.is_symbol() {
+        "symbol"
+    } else if value.is_function() {
+        "function"
+    } else if value.is_undefined() {
+        "undefined"
+    } else if value.as_f64().is_some() {
+        "number"
+    } else {
+        "object"
+    }
+}
+
+/// A short description of a value's type for error messages: `got number 5`, `got string "5"`.
 pub fn got(value: &JsValue) -> String {
     let kind = value.js_typeof().as_string().unwrap_or_default();
     if value.is_null() {
@@ -73,6 +95,9 @@ pub fn got(value: &JsValue) -> String {
     }
     if value.is_undefined() || value.is_object() || value.is_function() || value.is_symbol() {
         return format!("got {kind}");
+    }
+    if let Some(text) = value.as_string() {
+        return format!("got string {}", crate::util::text::quoted(&text));
     }
     format!("got {kind} {}", value.describe())
 }

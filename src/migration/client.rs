@@ -83,7 +83,8 @@ pub trait MigrationClient<V> {
     }
 }
 
-/// The caller's default stage: a stage, or the text of whatever else was passed.
+/// The caller's default stage: a stage, or whatever else was passed as a message prints it (a
+/// string quoted).
 #[derive(Clone, Debug, PartialEq)]
 pub enum DefaultStage {
     Valid(Stage),

@@ -104,18 +104,28 @@ fn is_valid_kind(kind: &str) -> bool {
 
 /// Whether LaunchDarkly would accept a context with these facts in an event.
 pub fn is_valid(facts: &ContextFacts) -> bool {
+    problem(facts).is_none()
+}
+
+const NO_KEY: &str = "has no key (a non-empty string key, or OpenFeature's targetingKey)";
+const BAD_KIND: &str = "has a kind that is not one or more of A-Z a-z 0-9 . _ - (or is kind or multi)";
+
+/// What makes a context one LaunchDarkly would refuse in an event, in words that follow "the
+/// context" (`has no key (…)`); `None` when it would accept it.
+pub fn problem(facts: &ContextFacts) -> Option<&'static str> {
     match facts {
-        ContextFacts::NotAnObject => false,
-        ContextFacts::Single { kind: KindFact::Absent, keys } => keys.ok(),
-        ContextFacts::Single { kind: KindFact::Text(kind), keys } => is_valid_kind(kind) && keys.ok(),
-        ContextFacts::Single { kind: KindFact::Other, .. } => false,
-        ContextFacts::Multi { has_key: true, .. } => false,
-        ContextFacts::Multi { has_key: false, nested } => {
-            !nested.is_empty()
-                && nested
-                    .iter()
-                    .all(|(kind, fact)| is_valid_kind(kind) && matches!(fact, NestedFact::Context(k) if k.ok()))
-        }
+        ContextFacts::NotAnObject => Some("is not an object"),
+        ContextFacts::Single { kind: KindFact::Other, .. } => Some("has a kind that is not a string"),
+        ContextFacts::Single { kind: KindFact::Text(kind), .. } if !is_valid_kind(kind) => Some(BAD_KIND),
+        ContextFacts::Single { keys, .. } => (!keys.ok()).then_some(NO_KEY),
+        ContextFacts::Multi { has_key: true, .. } => Some("is multi-kind and has a key of its own"),
+        ContextFacts::Multi { nested, .. } if nested.is_empty() => Some("is multi-kind with no context in it"),
+        ContextFacts::Multi { nested, .. } => nested.iter().find_map(|(kind, fact)| match fact {
+            _ if !is_valid_kind(kind) => Some(BAD_KIND),
+            NestedFact::Context(keys) if keys.ok() => None,
+            NestedFact::Context(_) => Some("is multi-kind with a context that has no key"),
+            NestedFact::NotAContext => Some("is multi-kind with an attribute that is not a context"),
+        }),
     }
 }
 

@@ -8,6 +8,7 @@ use super::background::BackgroundParts;
 use super::calling::{abortable, Calling};
 use super::client::{migration_variation, DefaultStage, MigrationClient};
 use super::consistency::LaterCheck;
+use super::context_warning::ContextWarning;
 use super::delegation::Tracking;
 use super::guard::{FlagView, Guard, GuardedOp, Route};
 use super::mismatches::{Mismatch, Mismatches};
@@ -28,6 +29,7 @@ pub(super) struct Shared<V> {
     pub(super) stats: RefCell<MigrationStats>,
     pub(super) background: BackgroundParts,
     pub(super) mismatches: Option<Mismatches<V>>,
+    context_warning: ContextWarning,
     pub(super) guard: Option<Guard>,
     /// Epoch ms: when it was built (a guard's `since` for a key it never saw).
     created_at: f64,
@@ -71,8 +73,20 @@ impl<V: HostValue> Migrator<V> {
         let stats = RefCell::new(MigrationStats::default());
         let background =
             BackgroundParts::new(settings.background_max_in_flight.unwrap_or(super::background::DEFAULT_MAX_IN_FLIGHT));
-        let created_at = host.clock.epoch_ms();
-        let shared = Shared { settings, read, write, client, host, stats, background, mismatches, guard, created_at };
+        let (context_warning, created_at) = (ContextWarning::default(), host.clock.epoch_ms());
+        let shared = Shared {
+            settings,
+            read,
+            write,
+            client,
+            host,
+            stats,
+            background,
+            mismatches,
+            context_warning,
+            guard,
+            created_at,
+        };
         Migrator { shared: Rc::new(shared) }
     }
 
@@ -352,8 +366,10 @@ impl<V: HostValue> Shared<V> {
             self.host.error("error generating migration op event no origins were invoked; no event will be emitted");
             return;
         };
-        if let Tracking::Own(_) = tracking {
+        if let Tracking::Own(t) = &tracking {
             if !state.takes_events.get() {
+                // No event to build, which would report an invalid context: reported once.
+                self.context_warning.check(&self.host, t.context());
                 return;
             }
         }

@@ -794,8 +794,17 @@ fn client_without_event_sink_builds_nothing() {
     });
     let mut req = request(Stage::Off);
     req.context = TestValue::Json(json!({})); // would fail build(), but nothing is built
-    f.t.run(f.migrator(client.clone()).read(req)).unwrap();
-    assert!(f.t.logger.lines.borrow().is_empty());
+    let migrator = f.migrator(client.clone());
+    f.t.run(migrator.read(req)).unwrap();
+    let mut again = request(Stage::Off);
+    again.context = TestValue::Json(json!({}));
+    f.t.run(migrator.read(again)).unwrap();
+    assert!(client.events.borrow().is_empty());
+    // The invalid context is reported all the same: once per migrator, as a warning (issue 33).
+    let lines = f.t.logger.lines.borrow().clone();
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert_eq!(lines[0].0, Level::Warn);
+    assert!(lines[0].1.starts_with("migrator: the context has no key"), "{}", lines[0].1);
 }
 
 /// An origin whose host starts a parallel pair itself (`call_both`), as the JavaScript bridge

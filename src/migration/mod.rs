@@ -7,6 +7,7 @@ mod calling;
 pub mod client;
 mod consistency;
 pub mod context;
+mod context_warning;
 pub mod delegation;
 pub mod event;
 pub mod guard;

@@ -67,6 +67,11 @@ impl<V: HostValue> OpTracker<V> {
         self
     }
 
+    /// The caller's context.
+    pub fn context(&self) -> &V {
+        &self.context
+    }
+
     pub fn evaluation(&self) -> &Evaluation<V> {
         &self.evaluation
     }

@@ -7,11 +7,13 @@
 //!   prototype), and a string (keys included) over [`MAX_TEXT`] UTF-16 code units;
 //! - a value nested deeper than [`MAX_DEPTH`] (only context attributes may nest at all);
 //! - what LaunchDarkly's `trackMigration` would drop or change, so that an accepted event arrives
-//!   as it was posted: an event without `evaluation.reason` (dropped whole), a `consistent`
-//!   measurement without a `samplingRatio` (the measurement dropped), reason fields other than
+//!   as it was posted: an event without `evaluation.reason` (dropped whole), reason fields other than
 //!   LaunchDarkly's (left out), a top-level `samplingRatio` other than 1 (the SDK samples the
 //!   event again by it: a page's 1-in-N event would arrive 1 in N² times, weighted N), a context
 //!   LaunchDarkly refuses, a `_meta` or `privateAttributeNames` it cannot read;
+//! - A `consistent` measurement without a `samplingRatio` has the ratio 1, as on the wire (API.md
+//!   §2c); LaunchDarkly's `trackMigration` would drop it, so it is forwarded with `samplingRatio: 1`
+//!   ([`Forward::ratio_of_one_at`]).
 //! - an event no tracker could have built (SPEC A5): nothing invoked, a latency or an error for an
 //!   origin not invoked, a consistency result without both origins invoked, a measurement twice.
 
@@ -265,9 +267,27 @@ fn check_measurements(value: &Wire, at: &At) -> Result<(), Refusal> {
     Ok(())
 }
 
-/// Whether the relay forwards a posted value, else why not. `flag_keys`, when given, are the
-/// only flag keys taken.
-pub fn judge(value: &Wire, flag_keys: Option<&[String]>) -> Result<(), Refusal> {
+/// What the relay writes into an event it forwards.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Forward {
+    /// The index in `measurements` of a `consistent` measurement without a `samplingRatio`: it is
+    /// forwarded with `samplingRatio: 1`.
+    pub ratio_of_one_at: Option<usize>,
+}
+
+/// The index of the `consistent` measurement that has no `samplingRatio`, if there is one.
+fn consistent_without_ratio(value: &Wire) -> Option<usize> {
+    let Some(Wire::Array(items)) = value.field("measurements") else {
+        return None;
+    };
+    items.iter().position(|item| {
+        matches!(item.field("key"), Some(Wire::Text(k)) if k == "consistent") && item.field("samplingRatio").is_none()
+    })
+}
+
+/// Whether the relay forwards a posted value, and what it writes into it, else why not.
+/// `flag_keys`, when given, are the only flag keys taken.
+pub fn judge(value: &Wire, flag_keys: Option<&[String]>) -> Result<Forward, Refusal> {
     check_object(value, &EVENT, &At::Event)?;
     if let Some(allowed) = flag_keys {
         let key = value.field("evaluation").and_then(|e| e.field("key"));
@@ -278,5 +298,5 @@ pub fn judge(value: &Wire, flag_keys: Option<&[String]>) -> Result<(), Refusal> 
             ));
         }
     }
-    Ok(())
+    Ok(Forward { ratio_of_one_at: consistent_without_ratio(value) })
 }

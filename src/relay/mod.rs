@@ -7,7 +7,7 @@ pub mod event;
 mod schema;
 pub mod wire;
 
-pub use event::Refusal;
+pub use event::{Forward, Refusal};
 pub use wire::Wire;
 
 /// What the relay was configured with that decides about events.
@@ -21,6 +21,11 @@ impl RelayRules {
     /// `Ok` when the event is forwarded, else the reason it is not (the text of the 400 answer's
     /// `rejected[].reason`).
     pub fn judge(&self, event: &Wire) -> Result<(), Refusal> {
+        self.forward(event).map(|_| ())
+    }
+
+    /// `Ok` with what to write into the event when it is forwarded, else the reason it is not.
+    pub fn forward(&self, event: &Wire) -> Result<Forward, Refusal> {
         event::judge(event, self.flag_keys.as_deref())
     }
 

@@ -158,7 +158,9 @@ pub(super) const CONSISTENT_MEASUREMENT: Object = Object {
     fields: &[
         field("key", Required, MEASUREMENT_KEY),
         field("value", Required, Shape::Bool),
-        field("samplingRatio", ByLaunchDarkly("a consistent measurement without one"), Shape::Ratio),
+        // Left out, it is 1 (API.md §2c): the relay writes `samplingRatio: 1` into what it forwards,
+        // since LaunchDarkly's trackMigration drops a consistent measurement without one.
+        field("samplingRatio", Optional, Shape::Ratio),
     ],
     others_are_data: false,
 };

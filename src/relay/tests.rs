@@ -86,6 +86,24 @@ fn optional_fields_may_be_left_out_and_a_sampling_ratio_of_one_written() {
 }
 
 #[test]
+fn a_consistent_measurement_without_a_sampling_ratio_has_the_ratio_one_and_is_forwarded_with_it() {
+    let rules = RelayRules::default();
+    let without = with(|e| drop(e["measurements"][1].as_object_mut().unwrap().remove("samplingRatio")));
+    assert_eq!(without["measurements"][1]["key"], json!("consistent"));
+    assert_eq!(rules.forward(&Wire::of_json(&without)), Ok(super::Forward { ratio_of_one_at: Some(1) }));
+    // With its ratio written, or without a consistency measurement, nothing is written.
+    assert_eq!(rules.forward(&Wire::of_json(&built_event())), Ok(super::Forward::default()));
+    let unchecked = with(|e| e["measurements"] = json!([{"key": "invoked", "values": {"old": true}}]));
+    assert_eq!(rules.forward(&Wire::of_json(&unchecked)), Ok(super::Forward::default()));
+    // A refused event is refused whatever it lacks.
+    let refused = with(|e| {
+        e["measurements"][1].as_object_mut().unwrap().remove("samplingRatio");
+        e["kind"] = json!("custom");
+    });
+    assert_eq!(rules.forward(&Wire::of_json(&refused)), Err("kind: must be migration_op".into()));
+}
+
+#[test]
 fn wrong_kinds_and_operations_are_refused() {
     assert_eq!(refused(&with(|e| e["kind"] = json!("custom"))), "kind: must be migration_op");
     assert_eq!(refused(&with(|e| e["operation"] = json!("delete"))), "operation: must be read or write");
@@ -247,10 +265,6 @@ fn what_launchdarkly_would_drop_or_change_is_refused() {
     assert_eq!(
         refused(&with(|e| drop(e["evaluation"].as_object_mut().unwrap().remove("reason")))),
         "evaluation.reason: is missing (LaunchDarkly's trackMigration drops an event without one)"
-    );
-    assert_eq!(
-        refused(&with(|e| drop(e["measurements"][1].as_object_mut().unwrap().remove("samplingRatio")))),
-        "measurements[1].samplingRatio: is missing (LaunchDarkly's trackMigration drops a consistent measurement without one)"
     );
     assert_eq!(
         refused(&with(|e| e["samplingRatio"] = json!(3))),

@@ -37,8 +37,9 @@ pub enum OptionValue {
     #[default]
     Absent,
     Number(f64),
-    /// Present but not a number (a string, a boolean, an object, a BigInt, …): a `TypeError`.
-    Other,
+    /// Present but not a number (a string, a boolean, an object, a BigInt, …): a `TypeError`
+    /// that names what it is (its JavaScript `typeof`, or `null`).
+    Other(&'static str),
 }
 
 impl<'de> serde::Deserialize<'de> for OptionValue {
@@ -50,7 +51,7 @@ impl<'de> serde::Deserialize<'de> for OptionValue {
         Ok(match Option::<f64>::deserialize(deserializer) {
             Ok(None) => OptionValue::Absent,
             Ok(Some(n)) => OptionValue::Number(n),
-            Err(_) => OptionValue::Other,
+            Err(_) => OptionValue::Other("a value that is not a number"),
         })
     }
 }
@@ -78,7 +79,7 @@ fn check_duration(option: &'static str, value: f64, allow_zero: bool) -> Result<
     if ok {
         Ok(value)
     } else {
-        Err(ConfigError::range(option, if allow_zero { NON_NEGATIVE } else { POSITIVE }))
+        Err(ConfigError::range(option, if allow_zero { NON_NEGATIVE } else { POSITIVE }, value))
     }
 }
 
@@ -87,7 +88,7 @@ fn check_size(option: &'static str, value: f64) -> Result<usize, ConfigError> {
         // Saturating: a size beyond usize::MAX is as good as unbounded.
         Ok(value as usize)
     } else {
-        Err(ConfigError::range(option, POSITIVE_INTEGER))
+        Err(ConfigError::range(option, POSITIVE_INTEGER, value))
     }
 }
 
@@ -101,7 +102,7 @@ impl BigSegmentsConfig {
     /// Checks every option, in API order, and reports the first invalid one.
     pub fn validate(&self) -> Result<(), ConfigError> {
         if self.context_cache_size == 0 {
-            return Err(ConfigError::range(Self::CONTEXT_CACHE_SIZE, POSITIVE_INTEGER));
+            return Err(ConfigError::range(Self::CONTEXT_CACHE_SIZE, POSITIVE_INTEGER, 0.0));
         }
         check_duration(Self::CONTEXT_CACHE_TIME_MS, self.context_cache_time_ms, true)?;
         check_duration(Self::STATUS_POLL_INTERVAL_MS, self.status_poll_interval_ms, false)?;
@@ -117,14 +118,14 @@ impl BigSegmentsConfig {
             match value {
                 OptionValue::Absent => Ok(default),
                 OptionValue::Number(n) => Ok(n),
-                OptionValue::Other => Err(ConfigError::wrong_type(option)),
+                OptionValue::Other(got) => Err(ConfigError::wrong_type(option, got)),
             }
         }
         let d = BigSegmentsConfig::default();
         let size = match values.context_cache_size {
             OptionValue::Absent => d.context_cache_size,
             OptionValue::Number(n) => check_size(Self::CONTEXT_CACHE_SIZE, n)?,
-            OptionValue::Other => return Err(ConfigError::wrong_type(Self::CONTEXT_CACHE_SIZE)),
+            OptionValue::Other(got) => return Err(ConfigError::wrong_type(Self::CONTEXT_CACHE_SIZE, got)),
         };
         let config = BigSegmentsConfig {
             context_cache_size: size,
@@ -171,29 +172,33 @@ mod tests {
             "staleAfterMs": true, "queryTimeoutMs": 2.5, "store": {}, "logger": null}"#,
         );
         assert_eq!(v.context_cache_size, OptionValue::Number(5.0));
-        assert_eq!(v.context_cache_time_ms, OptionValue::Other);
+        let other = OptionValue::Other("a value that is not a number");
+        assert_eq!(v.context_cache_time_ms, other);
         assert_eq!(v.status_poll_interval_ms, OptionValue::Absent);
-        assert_eq!(v.stale_after_ms, OptionValue::Other);
+        assert_eq!(v.stale_after_ms, other);
         assert_eq!(v.query_timeout_ms, OptionValue::Number(2.5));
         assert_eq!(options("{}"), BigSegmentsOptionValues::default());
-        assert_eq!(
-            options(r#"{"queryTimeoutMs": [1], "staleAfterMs": {"a": 1}}"#).query_timeout_ms,
-            OptionValue::Other
-        );
+        assert_eq!(options(r#"{"queryTimeoutMs": [1], "staleAfterMs": {"a": 1}}"#).query_timeout_ms, other);
     }
 
     #[test]
     fn deserialized_options_fail_naming_the_option() {
         let error = |json: &str| BigSegmentsConfig::from_options(&options(json)).unwrap_err();
         let e = error(r#"{"contextCacheTimeMs": "100"}"#);
-        assert_eq!((e.kind, e.message.as_str()), (ConfigErrorKind::Type, "contextCacheTimeMs must be a number"));
+        assert_eq!(
+            (e.kind, e.message.as_str()),
+            (
+                ConfigErrorKind::Type,
+                "BigSegmentStoreManager: contextCacheTimeMs must be a number, got a value that is not a number"
+            )
+        );
         let e = error(r#"{"contextCacheSize": 1.5}"#);
         assert_eq!(
             (e.kind, e.message.as_str()),
-            (ConfigErrorKind::Range, "contextCacheSize must be a positive integer")
+            (ConfigErrorKind::Range, "BigSegmentStoreManager: contextCacheSize must be a positive integer, got 1.5")
         );
         let e = error(r#"{"queryTimeoutMs": -1}"#);
-        assert_eq!(e.message, "queryTimeoutMs must be a positive finite number");
+        assert_eq!(e.message, "BigSegmentStoreManager: queryTimeoutMs must be a positive finite number, got -1");
         assert_eq!(BigSegmentsConfig::from_options(&options("{}")), Ok(BigSegmentsConfig::default()));
     }
 }

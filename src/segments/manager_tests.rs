@@ -214,8 +214,17 @@ fn validate_rejects_out_of_range_values_naming_the_option() {
         let mut c = BigSegmentsConfig::default();
         edit(&mut c);
         let err = c.validate().unwrap_err();
-        assert_eq!(err.message, message);
-        assert_eq!(err.to_string(), message);
+        // The owner, the option, the requirement and the value it got.
+        let got = crate::util::text::number(match err.option {
+            "contextCacheSize" => c.context_cache_size as f64,
+            "contextCacheTimeMs" => c.context_cache_time_ms,
+            "statusPollIntervalMs" => c.status_poll_interval_ms,
+            "staleAfterMs" => c.stale_after_ms,
+            _ => c.query_timeout_ms,
+        });
+        let whole = format!("BigSegmentStoreManager: {message}, got {got}");
+        assert_eq!(err.message, whole);
+        assert_eq!(err.to_string(), whole);
         assert_eq!(err.kind, ConfigErrorKind::Range);
         assert!(message.starts_with(err.option));
     }
@@ -243,23 +252,30 @@ fn from_options_maps_absent_wrong_type_and_non_integer_sizes() {
     assert_eq!(ok.query_timeout_ms, 250.5);
     assert_eq!(ok.stale_after_ms, 120_000.0, "absent keeps the default");
 
-    let err = opts(|o| o.context_cache_size = Other).unwrap_err();
-    assert_eq!((err.kind, err.message.as_str()), (ConfigErrorKind::Type, "contextCacheSize must be a number"));
-    let err = opts(|o| o.stale_after_ms = Other).unwrap_err();
+    let err = opts(|o| o.context_cache_size = Other("string")).unwrap_err();
+    assert_eq!(
+        (err.kind, err.message.as_str()),
+        (ConfigErrorKind::Type, "BigSegmentStoreManager: contextCacheSize must be a number, got string")
+    );
+    let err = opts(|o| o.stale_after_ms = Other("null")).unwrap_err();
     assert_eq!((err.kind, err.option), (ConfigErrorKind::Type, "staleAfterMs"));
     for bad in [1.5, 0.0, -3.0, f64::NAN, f64::INFINITY] {
         let o = BigSegmentsOptionValues { context_cache_size: Number(bad), ..Default::default() };
         let err = BigSegmentsConfig::from_options(&o).unwrap_err();
+        let got = crate::util::text::number(bad);
         assert_eq!(
-            (err.kind, err.message.as_str()),
-            (ConfigErrorKind::Range, "contextCacheSize must be a positive integer")
+            (err.kind, err.message),
+            (
+                ConfigErrorKind::Range,
+                format!("BigSegmentStoreManager: contextCacheSize must be a positive integer, got {got}")
+            )
         );
     }
     let err = opts(|o| o.status_poll_interval_ms = Number(-1.0)).unwrap_err();
-    assert_eq!(err.message, "statusPollIntervalMs must be a positive finite number");
+    assert_eq!(err.message, "BigSegmentStoreManager: statusPollIntervalMs must be a positive finite number, got -1");
     // the first invalid option in API order is reported
     let err = opts(|o| {
-        o.query_timeout_ms = Other;
+        o.query_timeout_ms = Other("boolean");
         o.context_cache_time_ms = Number(f64::NAN);
     })
     .unwrap_err();

@@ -313,7 +313,7 @@ fn option_number() -> impl Strategy<Value = f64> {
 fn option_value() -> impl Strategy<Value = OptionValue> {
     prop_oneof![
         2 => Just(OptionValue::Absent),
-        1 => Just(OptionValue::Other),
+        1 => Just(OptionValue::Other("string")),
         5 => option_number().prop_map(OptionValue::Number),
     ]
 }
@@ -331,7 +331,13 @@ fn model_options(values: [OptionValue; 5]) -> Result<BigSegmentsConfig, (&'stati
         let name = OPTION_NAMES[i];
         let n = match value {
             OptionValue::Absent => defaults[i],
-            OptionValue::Other => return Err((name, ConfigErrorKind::Type, format!("{name} must be a number"))),
+            OptionValue::Other(got) => {
+                return Err((
+                    name,
+                    ConfigErrorKind::Type,
+                    format!("BigSegmentStoreManager: {name} must be a number, got {got}"),
+                ))
+            }
             OptionValue::Number(n) => n,
         };
         let (ok, requirement) = match i {
@@ -340,7 +346,12 @@ fn model_options(values: [OptionValue; 5]) -> Result<BigSegmentsConfig, (&'stati
             _ => (n.is_finite() && n > 0.0, "a positive finite number"),
         };
         if !ok {
-            return Err((name, ConfigErrorKind::Range, format!("{name} must be {requirement}")));
+            let got = crate::util::text::number(n);
+            return Err((
+                name,
+                ConfigErrorKind::Range,
+                format!("BigSegmentStoreManager: {name} must be {requirement}, got {got}"),
+            ));
         }
         out[i] = n;
     }

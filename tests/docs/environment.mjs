@@ -25,6 +25,8 @@ const hashContextKey = (key) => createHash('sha256').update(key).digest('base64'
 /** Variables every block gets, whatever it needs. */
 const BASE_ENV = {
   LAUNCHDARKLY_SDK_KEY: 'sdk-docs-offline',
+  // A service a block starts (README.md's first) listens on a free port: blocks run two at a time.
+  PORT: '0',
   // The AWS SDK's credential chain would look for an instance role on the network without these.
   AWS_ACCESS_KEY_ID: 'docs',
   AWS_SECRET_ACCESS_KEY: 'docs',

@@ -82,7 +82,7 @@ for (const op of ['read', 'write']) {
       assert.ok(promise instanceof Promise, 'misuse is a rejection, not a throw');
       await assert.rejects(promise, (error) => {
         assert.ok(error instanceof TypeError, `${error?.name}: ${error?.message}`);
-        assert.ok(error.message.startsWith('options.waitUntil must be a function'), error.message);
+        assert.ok(/^Migrator#(read|write): options\.waitUntil must be a function/.test(error.message), error.message);
         return true;
       });
       await turns();

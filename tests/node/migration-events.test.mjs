@@ -246,7 +246,7 @@ test('default logger is console at level warn: errors reach console, debug does 
     Object.assign(console, orig);
   }
   assert.ok(
-    captured.some(([, text]) => text.includes("default stage not-a-stage is not a valid stage; using 'off' instead")),
+    captured.some(([, text]) => text.includes(`default stage "not-a-stage" is not a valid stage; using 'off' instead`)),
     JSON.stringify(captured),
   );
   assert.ok(!captured.some(([level]) => level === 'debug' || level === 'info'), JSON.stringify(captured));

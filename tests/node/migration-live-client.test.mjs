@@ -458,7 +458,7 @@ test('logger.error replaced after build(): an invalid default stage is logged to
   };
   await migrator.write('flag', CTX, 'bogus');
   assert.ok(
-    replacement.some((c) => c.text.includes("default stage bogus is not a valid stage; using 'off' instead")),
+    replacement.some((c) => c.text.includes(`default stage "bogus" is not a valid stage; using 'off' instead`)),
     JSON.stringify(replacement.map((c) => c.text)),
   );
   assert.ok(replacement.every((c) => c.self === log.logger), 'this === the logger');

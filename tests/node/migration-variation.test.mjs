@@ -173,7 +173,7 @@ test('Migrator: invalid default stage is logged, the client is asked with off, a
   assert.equal(r.origin, 'new');
   assert.equal(client.asks[0].defaultStage, 'off');
   assert.ok(
-    log.has('error', "default stage bogus is not a valid stage; using 'off' instead"),
+    log.has('error', 'default stage "bogus" is not a valid stage; using \'off\' instead'),
     JSON.stringify(log.calls.map((c) => [c.level, c.text])),
   );
   assert.equal(events[0].evaluation.default, 'off');
@@ -186,7 +186,9 @@ test('Migrator: invalid default stage and invalid served value → runs at off',
     const r = await migrator.read('mig', CTX, def);
     assert.equal(r.origin, 'old');
     assert.deepEqual(client.asks.map((a) => a.defaultStage), ['off']);
-    assert.ok(log.has('error', `default stage ${String(def)} is not a valid stage; using 'off' instead`), String(def));
+    // A string quoted (so that '' and 'OFF' show), anything else as String() prints it.
+    const printed = typeof def === 'string' ? JSON.stringify(def) : String(def);
+    assert.ok(log.has('error', `default stage ${printed} is not a valid stage; using 'off' instead`), String(def));
     const w = await migrator.write('mig', CTX, def);
     assert.equal(w.authoritative.origin, 'old');
     assert.equal(w.nonAuthoritative, undefined);

@@ -356,7 +356,7 @@ test('events a page cutover made and beaconSink posted are accepted and arrive',
   }
 });
 
-test('a consistency result without a samplingRatio is refused with the reason (LaunchDarkly would drop it)', LIMIT, async () => {
+test('a consistency result without a samplingRatio has the ratio 1 (API.md §2c) and reaches LaunchDarkly with samplingRatio: 1', LIMIT, async () => {
   const received = [];
   const sink = (event) => received.push(event);
   const client = {
@@ -369,17 +369,12 @@ test('a consistency result without a samplingRatio is refused with the reason (L
     .build();
   await migrator.read(FLAG, { kind: 'user', key: 'u' }, 'off');
   assert.equal(received.length, 1);
+  // cutover's own event leaves a ratio of 1 out, as the wire format allows.
+  const posted = received[0].measurements.find((m) => m.key === 'consistent');
+  assert.deepEqual(posted, { key: 'consistent', value: true });
   const relay = migrationEventRelay(ldClient);
   const response = await relay(post(received));
-  assert.equal(response.status, 400);
-  assert.deepEqual(await response.json(), {
-    accepted: 0,
-    rejected: [
-      {
-        index: 0,
-        reason: "measurements[1].samplingRatio: is missing (LaunchDarkly's trackMigration drops a consistent measurement without one)",
-      },
-    ],
-  });
-  assert.deepEqual(await arrived(), []);
+  assert.equal(response.status, 204);
+  const [event] = await arrived();
+  assert.deepEqual(event.measurements.find((m) => m.key === 'consistent'), { key: 'consistent', value: true, samplingRatio: 1 });
 });

@@ -377,9 +377,9 @@ test('bad options throw a TypeError naming them', () => {
   throwsExactly(() => sameStructure('x'), 'sameStructure: options must be an object, got string "x"');
   throwsExactly(() => sameStructure({ ignor: [] }), 'ignor is not an option of sameStructure; did you mean ignore?');
   throwsExactly(() => sameStructure({ exclude: [] }), 'exclude is not an option of sameStructure');
-  throwsExactly(() => sameStructure({ ignore: '/a' }), 'sameStructure: ignore must be an array of JSON Pointers');
-  throwsExactly(() => sameStructure({ ignore: null }), 'sameStructure: ignore must be an array of JSON Pointers');
-  throwsExactly(() => sameStructure({ ignore: ['/a', 1] }), 'sameStructure: ignore[1] must be a string (a JSON Pointer)');
+  throwsExactly(() => sameStructure({ ignore: '/a' }), 'sameStructure: ignore must be an array of JSON Pointers, got string "/a"');
+  throwsExactly(() => sameStructure({ ignore: null }), 'sameStructure: ignore must be an array of JSON Pointers, got null');
+  throwsExactly(() => sameStructure({ ignore: ['/a', 1] }), 'sameStructure: ignore[1] must be a string (a JSON Pointer), got number 1');
   throwsExactly(
     () => sameStructure({ ignore: ['/a', 'items/price'] }),
     `sameStructure: ignore[1] must be a JSON Pointer ('' or starting with '/'), got "items/price"`,

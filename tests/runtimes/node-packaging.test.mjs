@@ -2,9 +2,8 @@
 // or unpacked when npm cannot install), then require/import/cutover/web from there.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { assertSmoke, EXPORTS, parseReport } from './common/expect.mjs';
@@ -46,10 +45,12 @@ after(() => {
   if (project) rmSync(project, { recursive: true, force: true });
 });
 
-test('tarball: only dist/, README.md, LICENSE, CHANGELOG.md and package.json are shipped', { skip }, async () => {
+test('tarball: only dist/ (cutover/migrations included), docs/*.md, README.md, LICENSE, CHANGELOG.md and package.json are shipped', { skip }, async () => {
   const r = await run('tar', ['-tzf', TARBALL]);
   assert.equal(r.code, 0, describeRun(r));
   const files = r.stdout.trim().split('\n').sort();
+  // docs/ARCHITECTURE.md is the map of the repository's files: not shipped.
+  const docs = readdirSync(join(ROOT_DIR, 'docs')).filter((f) => f.endsWith('.md') && f !== 'ARCHITECTURE.md').map((f) => `package/docs/${f}`);
   assert.deepEqual(files, [
     'package/CHANGELOG.md',
     'package/LICENSE',
@@ -67,9 +68,41 @@ test('tarball: only dist/, README.md, LICENSE, CHANGELOG.md and package.json are
     'package/dist/index.d.ts',
     'package/dist/lib/esm/package.json',
     'package/dist/lib/esm/web.js',
+    'package/dist/migrations/lib/esm/migrations.js',
+    'package/dist/migrations/lib/esm/package.json',
+    'package/dist/migrations/migrations.browser.mjs',
+    'package/dist/migrations/migrations.cjs',
+    'package/dist/migrations/migrations.d.cts',
+    'package/dist/migrations/migrations.d.mts',
+    'package/dist/migrations/migrations.d.ts',
+    'package/dist/migrations/migrations.deno.mjs',
+    'package/dist/migrations/migrations.edge-light.mjs',
+    'package/dist/migrations/migrations.node.mjs',
+    'package/dist/migrations/migrations.web.mjs',
+    'package/dist/migrations/migrations.workerd.mjs',
+    'package/dist/migrations/migrations_bg.wasm',
+    'package/dist/migrations/web.d.mts',
     'package/dist/web.d.mts',
+    ...docs,
     'package/package.json',
-  ]);
+  ].sort());
+});
+
+test('tarball: the packed package.json has no script or dev dependency (each needs files the tarball lacks) and sideEffects names shipped files only', { skip }, async () => {
+  const list = await run('tar', ['-tzf', TARBALL]);
+  const shipped = new Set(list.stdout.trim().split('\n').map((f) => f.replace(/^package\//, './')));
+  const r = await run('tar', ['-xzOf', TARBALL, 'package/package.json']);
+  assert.equal(r.code, 0, describeRun(r));
+  const packed = JSON.parse(r.stdout);
+  assert.equal(packed.scripts, undefined, `scripts: ${JSON.stringify(packed.scripts)}`);
+  assert.equal(packed.devDependencies, undefined);
+  assert.ok(packed.sideEffects.length > 0);
+  for (const file of packed.sideEffects) assert.ok(shipped.has(file), `sideEffects names ${file}, which the tarball lacks`);
+  // Everything else is the repository's manifest as it is (and npm pack put that one back).
+  const repository = JSON.parse(readFileSync(join(ROOT_DIR, 'package.json'), 'utf8'));
+  assert.ok(repository.scripts.test, "the repository's package.json keeps its scripts");
+  const { scripts, devDependencies, ...rest } = repository;
+  assert.deepEqual(packed, rest);
 });
 
 test('tarball: LICENSE is the license package.json names', { skip }, async () => {
@@ -80,48 +113,70 @@ test('tarball: LICENSE is the license package.json names', { skip }, async () =>
   assert.match(r.stdout, /Apache License\s+Version 2\.0, January 2004/);
 });
 
-test('tarball: the whole package is at most 170 KB gzipped (what npm publishes; the project bound)', { skip }, () => {
+// Issue 33's bound, with cutover/migrations' own wasm and the docs in the package.
+const TARBALL_BOUND = 300_000;
+test(`tarball: the whole package is at most ${TARBALL_BOUND} B (what npm publishes; the project bound)`, { skip }, (t) => {
   const bytes = statSync(TARBALL).size;
-  assert.ok(bytes <= 170_000, `the npm tarball is ${bytes} bytes`);
+  t.diagnostic(`the npm tarball is ${bytes} B`);
+  assert.ok(bytes <= TARBALL_BOUND, `the npm tarball is ${bytes} bytes`);
 });
 
-// cutover/migrations (issue 23 part 6): built into the repository's dist/migrations/ by
-// scripts/build.sh, kept out of the tarball (package.json files: !dist/migrations/) while its
-// wasm (77 KB gzipped) would take the package over the bound above. Guarded from dist/.
-const MIGRATIONS_DIR = join(ROOT_DIR, 'dist/migrations');
-const skipMigrations = existsSync(join(MIGRATIONS_DIR, 'migrations_bg.wasm')) ? false : `${MIGRATIONS_DIR} is missing: run \`bash scripts/build.sh\``;
+// cutover/migrations: the installed package's, reached through its exports map by import and
+// require from the consumer project; its wasm compared with the full one.
 // Every name of the full entry but Big Segments' and the relay's, the server half (API.md §2c: the
 // migrations API only).
 const NOT_MIGRATIONS = ['migrationEventRelay', 'BigSegmentStoreManager', 'awsDynamoDbHost', 'bigSegmentRef', 'dynamoDbBigSegmentStore', 'hashContextKey', 'ioredisHost', 'launchDarklyBigSegmentStore', 'nodeRedisHost', 'redisBigSegmentStore', 'upstashHost'];
+const MIGRATIONS_CHECK = `
+import { createRequire } from 'node:module';
+const esm = await import('cutover/migrations');
+const require = createRequire(import.meta.url);
+const cjs = require('cutover/migrations');
+const migrator = new esm.MigratorBuilder(esm.fixedStage('shadow'))
+  .read((n) => ({ n, at: 1 }), (n) => ({ n, at: 2 }), esm.sameStructure({ ignore: ['/at'] }))
+  .write((n) => n, (n) => n)
+  .build();
+const result = await migrator.read('flag', { kind: 'user', key: 'k' }, 'off', 7);
+console.log(JSON.stringify({
+  esm: Object.keys(esm).sort(), cjs: Object.keys(cjs).sort(), same: cjs.MigratorBuilder === esm.MigratorBuilder,
+  resolved: [import.meta.resolve('cutover/migrations'), require.resolve('cutover/migrations'), import.meta.resolve('cutover/migrations_bg.wasm')],
+  result, consistency: migrator.stats().read.consistency,
+}));
+`;
 
-test('cutover/migrations: the migrations names only, the same from import and require, over its own wasm', { skip: skipMigrations, timeout: 20_000 }, async () => {
-  const esm = await import(pathToFileURL(join(MIGRATIONS_DIR, 'migrations.node.mjs')).href);
-  const cjs = createRequire(import.meta.url)(join(MIGRATIONS_DIR, 'migrations.cjs'));
-  assert.deepEqual(Object.keys(esm).sort(), EXPORTS.filter((n) => !NOT_MIGRATIONS.includes(n)));
-  assert.deepEqual(Object.keys(cjs).sort(), Object.keys(esm).sort());
-  assert.equal(cjs.MigratorBuilder, esm.MigratorBuilder, 'one module instance for import and require');
-  const migrator = new esm.MigratorBuilder(esm.fixedStage('shadow'))
-    .read((n) => ({ n, at: 1 }), (n) => ({ n, at: 2 }), esm.sameStructure({ ignore: ['/at'] }))
-    .write((n) => n, (n) => n)
-    .build();
-  assert.deepEqual(await migrator.read('flag', { kind: 'user', key: 'k' }, 'off', 7), { origin: 'old', success: true, value: { n: 7, at: 1 } });
-  assert.deepEqual(migrator.stats().read.consistency, { checked: 1, consistent: 1, paths: {} });
+test('cutover/migrations: installed, the migrations names only, the same from import and require, over its own wasm', { skip, timeout: 20_000 }, async () => {
+  writeFileSync(join(project, 'check-migrations.mjs'), MIGRATIONS_CHECK);
+  const r = await run(process.execPath, ['check-migrations.mjs'], { cwd: project });
+  assert.equal(r.code, 0, describeRun(r));
+  const report = JSON.parse(r.stdout);
+  assert.deepEqual(report.esm, EXPORTS.filter((n) => !NOT_MIGRATIONS.includes(n)));
+  assert.deepEqual(report.cjs, report.esm);
+  assert.equal(report.same, true, 'one module instance for import and require');
+  assert.match(report.resolved[0], /node_modules\/cutover\/dist\/migrations\/migrations\.node\.mjs$/);
+  assert.match(report.resolved[1], /node_modules\/cutover\/dist\/migrations\/migrations\.cjs$/);
+  assert.match(report.resolved[2], /node_modules\/cutover\/dist\/migrations\/migrations_bg\.wasm$/);
+  assert.deepEqual(report.result, { origin: 'old', success: true, value: { n: 7, at: 1 } });
+  assert.deepEqual(report.consistency, { checked: 1, consistent: 1, paths: {} });
   // Its wasm is the migrations-only build: none of Big Segments' exports.
-  const wasmExports = WebAssembly.Module.exports(new WebAssembly.Module(readFileSync(join(MIGRATIONS_DIR, 'migrations_bg.wasm'))));
-  const fullExports = WebAssembly.Module.exports(new WebAssembly.Module(readFileSync(join(ROOT_DIR, 'dist/cutover_bg.wasm'))));
+  const dir = join(project, 'node_modules/cutover/dist');
+  const wasmExports = WebAssembly.Module.exports(new WebAssembly.Module(readFileSync(join(dir, 'migrations/migrations_bg.wasm'))));
+  const fullExports = WebAssembly.Module.exports(new WebAssembly.Module(readFileSync(join(dir, 'cutover_bg.wasm'))));
   assert.ok(wasmExports.length < fullExports.length, `${wasmExports.length} exports against the full wasm's ${fullExports.length}`);
 });
 
-// Issue 23's target for this page is 40,000 B (not met: bench/scenarios/migrations-page-bytes.mjs
-// reports it). This bound is today's figure, 88,963 B (with beaconSink in the page), plus 2%: it
-// keeps the page from growing unnoticed until the target is reached, when it becomes the target.
-const MIGRATIONS_PAGE_BOUND = 90_700;
-test(`cutover/migrations: the size target's page, JS + wasm gzipped, is at most ${MIGRATIONS_PAGE_BOUND} B (target 40,000 B, not met)`, { skip: skipMigrations, timeout: 20_000 }, async (t) => {
+const MIGRATIONS_DIR = join(ROOT_DIR, 'dist/migrations');
+const skipMigrations = existsSync(join(MIGRATIONS_DIR, 'migrations_bg.wasm')) ? false : `${MIGRATIONS_DIR} is missing: run \`bash scripts/build.sh\``;
+
+// Issue 33's target for this page is 60,000 B gzipped (not met: bench/scenarios/migrations-page-bytes.mjs
+// reports it, with brotli). This bound is today's figure, 87,218 B (talc as the allocator,
+// --strip-target-features), plus 2%: it keeps the page from growing unnoticed.
+const MIGRATIONS_PAGE_BOUND = 89_000;
+test(`cutover/migrations: the size target's page, JS + wasm gzipped, is at most ${MIGRATIONS_PAGE_BOUND} B (target 60,000 B, not met)`, { skip: skipMigrations, timeout: 20_000 }, async (t) => {
   const { buildPage } = await import(pathToFileURL(join(ROOT_DIR, 'bench/lib/page-size.mjs')).href);
   const page = await buildPage('migrations');
   const full = await buildPage('full');
-  t.diagnostic(`migrations page ${page.totalGz} B (JS ${page.jsGz}, wasm ${page.wasmGz}); on the full entry ${full.totalGz} B`);
+  t.diagnostic(`migrations page ${page.totalGz} B gzipped (JS ${page.jsGz}, wasm ${page.wasmGz}), ${page.totalBr} B brotli (JS ${page.jsBr}, wasm ${page.wasmBr}); on the full entry ${full.totalGz} B gzipped, ${full.totalBr} B brotli`);
   assert.ok(page.totalGz <= MIGRATIONS_PAGE_BOUND, `the page is ${page.totalGz} B gzipped (JS ${page.jsGz}, wasm ${page.wasmGz})`);
+  assert.ok(page.totalBr < page.totalGz, 'brotli measured');
   assert.ok(page.totalGz < full.totalGz, 'smaller than the same page on the full entry');
 });
 

@@ -754,7 +754,7 @@ function checkOutcome(cx, op, out) {
   const bad = op.wait?.kind === 'bad';
   if (out.status === 'rejected') {
     const r = out.reason;
-    const badWaitError = isA(r, TypeError) && String(r.message).startsWith('options.waitUntil must be a function');
+    const badWaitError = isA(r, TypeError) && /^Migrator#(read|write): options\.waitUntil must be a function/.test(String(r.message));
     cx.expect(
       op.early || (bad && badWaitError) || (op.wait?.kind === 'unknown' && isA(r, Error)),
       `op ${op.id} (${op.kind} at ${op.stage}) rejected with ${show(r)}${bad ? " (bad waitUntil: expected TypeError 'options.waitUntil must be a function…')" : ''}`,
