@@ -42,7 +42,11 @@ fn abort_of(hints: u32, pending: &JsValue) -> Result<Option<AbortFuture<JsValue>
     let signal = bridge::signal_of(pending);
     if signal.is_undefined() {
         let given = get(pending, "signal");
-        return Err(Error::Type(format!("options.signal must be an AbortSignal, {}", got(&given))).into());
+        // The owner, as the facade names it (a cold path: read off the pending operation).
+        let class = if get(pending, "launchDarklyShape").is_truthy() { "LDMigration" } else { "Migrator" };
+        let method = if hints & Hint::Write as u32 != 0 { "write" } else { "read" };
+        let message = format!("{class}#{method}: options.signal must be an AbortSignal, {}", got(&given));
+        return Err(Error::Type(message).into());
     }
     Ok(Some(abort_future(signal.unchecked_into::<AbortSignal>())))
 }
