@@ -367,3 +367,21 @@ fn in_shadow_a_tripped_guard_stops_calling_the_new_origin() {
     assert_eq!(last["measurements"][0], json!({"key": "invoked", "values": {"old": true}}));
     assert_eq!(last["evaluation"]["value"], "shadow");
 }
+
+#[test]
+fn in_complete_and_off_the_guard_neither_counts_nor_acts() {
+    let s = setup(small());
+    let (m, client) = s.migrator(Stage::Complete);
+    s.new_failing.set(true);
+    for _ in 0..20 {
+        assert!(s.t.run(m.read(request(Stage::Off))).unwrap().result.is_err(), "complete: the new origin alone serves");
+    }
+    assert_eq!(m.guard("mig").state, GuardState::Closed, "a trip would change nothing: none is reported");
+    assert!(s.changes.0.borrow().is_empty());
+    assert!(m.stats().guard.unwrap().flags.is_empty(), "the key was never routed");
+    client.serve(|| Ok(ServedEvaluation::stage(Some(Stage::Off))));
+    for _ in 0..5 {
+        s.t.run(m.write(request(Stage::Off))).unwrap();
+    }
+    assert!(m.stats().guard.unwrap().flags.is_empty());
+}

@@ -269,9 +269,10 @@ impl<V: HostValue> Shared<V> {
         }
     }
 
-    /// Which origins the operation runs at `stage`: the stage's plan, or the guard's route.
+    /// Which origins the operation runs at `stage`: the stage's plan, or the guard's route (in
+    /// the stages it acts in).
     fn route(&self, state: &OpState<V>, stage: Stage) -> Route {
-        let Some(guard) = &self.guard else {
+        let Some(guard) = self.guard.as_ref().filter(|_| super::guard::writes_old(stage)) else {
             return Route::AsStaged;
         };
         let (route, guarded) = guard.route(&self.host, &state.flag_key, state.operation, stage);

@@ -47,8 +47,10 @@ pub enum Route {
     Probe,
 }
 
-/// Stages that still write the old origin, so that it can serve while the guard is not closed.
-fn writes_old(stage: Stage) -> bool {
+/// Stages that still write the old origin, so that it can serve while the guard is not closed:
+/// the only ones a guard acts in, and so the only ones whose outcomes it counts (in `off` the
+/// new origin is not called; in `complete` it alone serves, and a trip would change nothing).
+pub fn writes_old(stage: Stage) -> bool {
     matches!(stage, Stage::DualWrite | Stage::Shadow | Stage::Live | Stage::RampDown)
 }
 

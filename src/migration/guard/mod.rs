@@ -19,7 +19,7 @@ mod tests;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-pub use breaker::{FlagView, GuardState, Route, Transition, WindowFigures};
+pub use breaker::{writes_old, FlagView, GuardState, Route, Transition, WindowFigures};
 pub use settings::{GuardOptions, GuardSettings};
 pub use table::MAX_FLAG_KEYS;
 pub use window::Note;
