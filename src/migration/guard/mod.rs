@@ -50,7 +50,7 @@ pub struct GuardSnapshot {
     pub recoveries: u64,
     /// Operations whose origins the guard changed from the stage's plan: reads, writes.
     pub fallbacks: [u64; 2],
-    /// Each flag key kept, by key.
+    /// Each flag key kept, in the order they came.
     pub flags: Vec<(Rc<str>, FlagView)>,
 }
 
@@ -163,8 +163,7 @@ impl Guard {
     pub fn snapshot(&self) -> GuardSnapshot {
         let totals = self.totals.get();
         let table = self.table.borrow();
-        let mut flags: Vec<_> = table.iter().map(|(key, guard)| (key.clone(), guard.borrow().view().clone())).collect();
-        flags.sort_by(|a, b| a.0.cmp(&b.0));
+        let flags = table.iter().map(|(key, guard)| (key.clone(), guard.borrow().view().clone())).collect();
         GuardSnapshot { trips: totals.trips, recoveries: totals.recoveries, fallbacks: totals.fallbacks, flags }
     }
 

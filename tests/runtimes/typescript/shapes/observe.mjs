@@ -79,17 +79,21 @@ async function runStages(migrator, stages, setStage) {
 export async function migrationRun(stages) {
   let stage;
   const client = { migrationVariation: () => stage };
-  const build = (tracking) =>
-    new MigratorBuilder(client, { logger: SILENT })
+  const build = (tracking, guard) => {
+    const builder = new MigratorBuilder(client, { logger: SILENT })
       .originTimeout(10)
       .trackLatency(tracking)
       .trackErrors(tracking)
       .read(origin('old'), origin('new'), (a, b) => a === b)
-      .write(origin('old'), origin('new'))
-      .build();
+      .write(origin('old'), origin('new'));
+    if (guard) builder.guard({ maxConsecutiveErrors: 1, minCalls: 1, cooldownMs: 1, probeRatio: 1 });
+    return builder.build();
+  };
   const tracked = await runStages(build(true), stages, (s) => (stage = s));
   const untracked = await runStages(build(false), stages, (s) => (stage = s));
-  return { samples: [...tracked.samples, ...untracked.samples], origins: tracked.origins };
+  // With guard(): stats().guard is an object (its flags closed, tripped, probing as outcomes come).
+  const guarded = await runStages(build(true, true), stages, (s) => (stage = s));
+  return { samples: [...tracked.samples, ...untracked.samples, ...guarded.samples], origins: tracked.origins };
 }
 
 /** stats() of a createMigration migration over a stand-in LaunchDarkly client. */
@@ -103,11 +107,13 @@ export async function createMigrationRun(stages) {
       return LDMigrationError(error);
     }
   };
-  const migration = createMigration(ldClient, {
+  const migration = (guard) => createMigration(ldClient, {
     readOld: method('old'), readNew: method('new'), writeOld: method('old'), writeNew: method('new'),
-    check: (a, b) => a === b, originTimeoutMs: 10, logger: SILENT,
+    check: (a, b) => a === b, originTimeoutMs: 10, logger: SILENT, guard,
   });
-  return (await runStages(migration, stages, (s) => (stage = s))).samples;
+  const plain = await runStages(migration(undefined), stages, (s) => (stage = s));
+  const guarded = await runStages(migration({ maxConsecutiveErrors: 1, minCalls: 1, cooldownMs: 1 }), stages, (s) => (stage = s));
+  return [...plain.samples, ...guarded.samples];
 }
 
 /**

@@ -26,13 +26,23 @@ function withoutPaths(samples) {
       }
       copy[op].consistency = consistency;
     }
+    // `guard.flags` is a dictionary keyed by flag key too: each entry checked here, then left out.
+    if (copy.guard !== null) {
+      const { flags, ...guard } = copy.guard;
+      const entry = (v) => typeof v.state === 'string' && typeof v.since === 'number' && (v.reason === null || typeof v.reason === 'string') && Object.keys(v).length === 3;
+      if (Object.getPrototypeOf(flags) !== Object.prototype || !Object.values(flags).every(entry)) {
+        throw new Error('stats().guard.flags is not a plain object of { state, since, reason }');
+      }
+      copy.guard = guard;
+    }
     return copy;
   });
 }
 
-/** A stats() type with `consistency.paths` left out (see withoutPaths). */
+/** A stats() type with `consistency.paths` and `guard.flags` left out (see withoutPaths). */
 const OMIT_PATHS = (t) =>
-  `{ [K in keyof ${t}]: { [L in keyof ${t}[K]]: L extends 'consistency' ? Omit<${t}[K][L], 'paths'> : ${t}[K][L] } }`;
+  `{ [K in keyof ${t}]: K extends 'guard' ? Omit<NonNullable<${t}[K]>, 'flags'> | null : ` +
+  `{ [L in keyof ${t}[K]]: L extends 'consistency' ? Omit<${t}[K][L], 'paths'> : ${t}[K][L] } }`;
 
 /** Everything the checks compare against, made by the packed package. */
 export async function observeAll() {
