@@ -65,6 +65,10 @@ pub enum OptionsObject {
     MigrationEventRelay,
     /// `launchDarklyBrowserClient(ldClient, options)`.
     LaunchDarklyBrowserClient,
+    /// `migrationConsole(options)`.
+    MigrationConsole,
+    /// `redisFleet(host, options)`.
+    RedisFleet,
 }
 
 /// `BigSegmentStoreManager`'s tuning options, named here (and by `BigSegmentsConfig`, which
@@ -102,6 +106,8 @@ impl OptionsObject {
             OptionsObject::BeaconSink => "beaconSink",
             OptionsObject::MigrationEventRelay => "migrationEventRelay",
             OptionsObject::LaunchDarklyBrowserClient => "launchDarklyBrowserClient",
+            OptionsObject::MigrationConsole => "migrationConsole",
+            OptionsObject::RedisFleet => "redisFleet",
         }
     }
 
@@ -151,6 +157,17 @@ impl OptionsObject {
             OptionsObject::BeaconSink => &["maxBatch", "flushIntervalMs"],
             OptionsObject::MigrationEventRelay => &["flagKeys", "maxBodyBytes", "maxEvents"],
             OptionsObject::LaunchDarklyBrowserClient => &["events", "samplingRatio", "checkRatio"],
+            OptionsObject::MigrationConsole => &[
+                "migrators",
+                "managers",
+                "authorize",
+                "basePath",
+                "showValues",
+                "fleet",
+                "historySeconds",
+                "maxStreams",
+            ],
+            OptionsObject::RedisFleet => &["key", "instance", "intervalMs", "ttlMs"],
         }
     }
 
@@ -175,7 +192,7 @@ impl OptionsObject {
 mod tests {
     use super::*;
 
-    const ALL: [OptionsObject; 16] = [
+    const ALL: [OptionsObject; 18] = [
         OptionsObject::BigSegmentStoreManager,
         OptionsObject::MigratorBuilder,
         OptionsObject::MigratorRead,
@@ -192,6 +209,8 @@ mod tests {
         OptionsObject::BeaconSink,
         OptionsObject::MigrationEventRelay,
         OptionsObject::LaunchDarklyBrowserClient,
+        OptionsObject::MigrationConsole,
+        OptionsObject::RedisFleet,
     ];
 
     fn message(object: OptionsObject, keys: &[&str]) -> Option<String> {

@@ -199,6 +199,21 @@ codes! {
         BeaconSink = 13,
         MigrationEventRelay = 14,
         LaunchDarklyBrowserClient = 15,
+        MigrationConsole = 16,
+        RedisFleet = 17,
+    }
+}
+
+codes! {
+    /// What a fleet's reader makes of one published instance (`fleetStandings`): the core's
+    /// `fleet::roster::Standing`.
+    FleetStanding {
+        /// Published within `ttlMs`: shown and counted.
+        Live = 0,
+        /// Silent for longer than `ttlMs` (or its time unreadable): gone.
+        Expired = 1,
+        /// Alive, but beyond the 256 most recent publishers.
+        Dropped = 2,
     }
 }
 

@@ -14,6 +14,8 @@ mod error;
 mod event;
 mod explain;
 mod flag_key;
+#[cfg(feature = "console")]
+mod fleet;
 #[cfg(feature = "segments")]
 mod hash;
 mod host;

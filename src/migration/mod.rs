@@ -9,7 +9,6 @@ mod consistency;
 pub mod context;
 pub mod delegation;
 pub mod event;
-pub mod histogram;
 pub mod migrator;
 pub mod mismatches;
 pub mod op_tracker;
@@ -21,6 +20,8 @@ pub mod stage;
 pub mod stats;
 
 pub use crate::error::{BuildError, Error, ErrorClass, MigratorConfigError};
+/// The latency histogram lives in `util` (the fleet merges it too); named here as before.
+pub use crate::util::histogram;
 pub use builder::MigratorBuilder;
 pub use client::{DefaultStage, MigrationClient, OfferedTracker, ServedEvaluation};
 pub use delegation::{ExternalTracker, OutgoingEvent, Tracking};
