@@ -4,7 +4,7 @@ import { Hint, OptionsOf } from './wasm/cutover.js';
 import { stage } from './bridge/answers.js';
 import { nativeComparison } from './diff.js';
 import { instrumentsOf, MIGRATION } from './metrics.js';
-import { describe, INNER, LastString, LD_SHAPED, OLD_FIRST, read } from './util.js';
+import { CONSOLE_SAMPLE, describe, INNER, LastString, LD_SHAPED, OLD_FIRST, read } from './util.js';
 
 // Looked up on first use: with the web entry the wasm is initialised after this module loads.
 let failureBrand;
@@ -152,6 +152,10 @@ class Migrator {
   }
   mismatches() {
     return this.#inner.mismatches();
+  }
+  /** For migrationConsole: `[inFlight, readOld, readNew, writeOld, writeNew]` (latency wire forms). */
+  [CONSOLE_SAMPLE]() {
+    return this.#inner.consoleSample();
   }
 }
 

@@ -2,6 +2,8 @@
 // the measurement encodings and argument descriptions for error messages.
 
 export const INNER = Symbol('cutover.inner');
+/** Migrator's internal entry for the console (js/console/sampler.js): background parts in flight and the latency histograms' wire form. */
+export const CONSOLE_SAMPLE = Symbol('cutover.consoleSample');
 /** Migrator's internal entry for createMigration: operations resolving in LaunchDarkly's result shape. */
 export const LD_SHAPED = Symbol('cutover.ldShaped');
 /** MigratorBuilder's internal switch to old-first reads (LaunchDarkly's Fixed ordering; no public order string). */

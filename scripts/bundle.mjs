@@ -33,6 +33,19 @@ const GLUE = /\/wasm\/cutover\.js$/;
 // other name: the pattern is the map's names exactly).
 const exactly = (names) => new RegExp(`^(?:${names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`);
 
+// migrationConsole's page (js/console/page/: its HTML, script and stylesheet, served as files of
+// their own) as the module 'cutover:console-assets' of three strings (js/console/assets.d.ts).
+const consoleAssets = {
+  name: 'console-assets',
+  setup(b) {
+    b.onResolve({ filter: /^cutover:console-assets$/ }, () => ({ path: 'console-assets', namespace: 'console-assets' }));
+    b.onLoad({ filter: /.*/, namespace: 'console-assets' }, () => {
+      const text = (file) => JSON.stringify(readFileSync(js(`console/page/${file}`), 'utf8'));
+      return { contents: `export const page = ${text('page.html')};\nexport const script = ${text('page.js')};\nexport const style = ${text('page.css')};\n`, loader: 'js' };
+    });
+  },
+};
+
 /**
  * One body: `entry` (under js/entries/) with the glue of `glueDir` (js/wasm for the full wasm,
  * js/wasm-migrations for the migrations one) minified and inlined, written to `outfile`; the
@@ -87,7 +100,7 @@ async function buildBody({ glueDir, wasmFile, entry, outfile }) {
         b.onResolve({ filter: GLUE }, () => ({ path: 'glue.js', namespace: 'minified-glue' }));
         b.onLoad({ filter: /.*/, namespace: 'minified-glue' }, () => ({ contents: glue.text, loader: 'js', resolveDir: js(glueDir) }));
       },
-    }],
+    }, consoleAssets],
   });
   // The public names: the body's exports but the glue's two initialisers.
   return Object.values(body.metafile.outputs)

@@ -1,6 +1,8 @@
 //! Which published instances of a fleet are alive: an instance that has not published for
 //! `ttl_ms` is gone, and at most `MAX_INSTANCES` (the most recent publishers) are shown.
 
+use crate::util::sort::sort_unstable_by;
+
 /// The most instances a fleet shows (API §2d).
 pub const MAX_INSTANCES: usize = 256;
 
@@ -22,7 +24,9 @@ pub fn standings(at: &[f64], now: f64, ttl_ms: f64) -> Vec<Standing> {
     let alive = |t: f64| t.is_finite() && now - t <= ttl_ms;
     // The live ones, most recent first (ties: first listed first); the first MAX_INSTANCES stay.
     let mut live: Vec<(usize, f64)> = at.iter().copied().enumerate().filter(|(_, t)| alive(*t)).collect();
-    live.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    // The crate's small heapsort (util/sort.rs: the standard sorts cost kilobytes of wasm); the
+    // order is total, so an unstable sort is exact.
+    sort_unstable_by(&mut live, |a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     let mut out: Vec<Standing> = at.iter().map(|_| Standing::Expired).collect();
     for (rank, (index, _)) in live.iter().enumerate() {
         if let Some(slot) = out.get_mut(*index) {
