@@ -28,7 +28,10 @@ const TYPES = Object.freeze({
   css: 'text/css; charset=utf-8',
   json: 'application/json; charset=utf-8',
   sse: 'text/event-stream; charset=utf-8',
+  svg: 'image/svg+xml',
 });
+/** The page's icon (so that browsers do not ask the service's own routes for /favicon.ico). */
+const ICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><path d="M2 12L6 4h4l-4 8zM8 12l4-8h2l-4 8z" fill="#12a594"/></svg>';
 
 /**
  * A response with the console's headers (and `extra`); no body for HEAD.
@@ -155,6 +158,8 @@ export function migrationConsole(options) {
         return answer(200, { body: script, type: TYPES.js, head });
       case '/console.css':
         return answer(200, { body: style, type: TYPES.css, head });
+      case '/favicon.svg':
+        return answer(200, { body: ICON, type: TYPES.svg, head });
       case '/api/snapshot':
         return answer(200, { body: head ? null : await snapshotJson(config.historySeconds), type: TYPES.json, head });
       case '/api/stream': {

@@ -41,7 +41,7 @@ function basePathOption(options) {
 function namedOption(options, name, what) {
   const value = read(options, name);
   if (value === undefined) return [];
-  if (value === null || typeof value !== 'object') {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new TypeError(`${NAME}: ${name} must be an object of display name → ${what}, ${describe(value)}`);
   }
   const entries = Object.entries(value);

@@ -66,7 +66,7 @@ function chart(title, lines, format) {
     if (d) svg.append(s('path', { d, class: `line ${line.cls}` }));
   }
   const legend = lines.map((l) => h(`span.key.${l.cls}`, null, `${l.label} ${format(lastOf(l.values))}`));
-  return h('figure.chart', null, h('figcaption', null, h('b', null, title), h('span.top', null, `max ${format(top)}`)), svg, h('div.legend', null, legend));
+  return h('figure.chart', null, h('figcaption', null, h('b', null, title), h('span.ceil', null, `max ${format(top)}`)), svg, h('div.legend', null, legend));
 }
 
 /** The stage mix: one bar of the operations by stage, with its legend. */
@@ -127,7 +127,9 @@ function migratorCard(m, showValues) {
       chart('operations/s', [{ label: 'read', cls: 'c1', values: series.readOps }, { label: 'write', cls: 'c2', values: series.writeOps }], fmt),
       chart('read latency', [{ label: 'old p50', cls: 'old', values: series.readOldP50 }, { label: 'old p99', cls: 'old p99', values: series.readOldP99 }, { label: 'new p50', cls: 'new', values: series.readNewP50 }, { label: 'new p99', cls: 'new p99', values: series.readNewP99 }], ms),
       chart('write latency', [{ label: 'old p50', cls: 'old', values: series.writeOldP50 }, { label: 'old p99', cls: 'old p99', values: series.writeOldP99 }, { label: 'new p50', cls: 'new', values: series.writeNewP50 }, { label: 'new p99', cls: 'new p99', values: series.writeNewP99 }], ms),
-      chart('error rate', [{ label: 'old', cls: 'old', values: series.oldErrorRate }, { label: 'new', cls: 'new', values: series.newErrorRate }, { label: 'consistent', cls: 'c1', values: series.consistency }], pct)),
+      chart('error rate', [{ label: 'old', cls: 'old', values: series.oldErrorRate }, { label: 'new', cls: 'new', values: series.newErrorRate }], pct),
+      chart('consistent reads', [{ label: 'consistent', cls: 'c1', values: series.consistency }], pct),
+      chart('background', [{ label: 'in flight', cls: 'c1', values: series.inFlight }, { label: 'shed/s', cls: 'c2', values: series.shed }], fmt)),
     guardPanel(m.guard, m.guardChanges),
     h('details', { open: '' }, h('summary', null, `Mismatch paths (${r?.consistency.paths.length ?? 0})`), pathsTable(r?.consistency.paths)),
     h('details', { open: '' }, h('summary', null, `Last mismatches (${m.mismatches.length})`), mismatchList(m.mismatches, showValues)));
