@@ -59,7 +59,7 @@ const accounts = new MigratorBuilder(client)
 let searchBuilder = new MigratorBuilder(client)
   .read((key, signal) => oldOrigin.read(key, signal), (key, signal) => newOrigin.read(key, signal), sameStructure({ ignore: ['/updatedAt'] }))
   .write((change, signal) => oldOrigin.write(change, signal), (change, signal) => newOrigin.write(change, signal))
-  .background({ maxInFlight: 8 })
+  .background({ maxInFlight: 2 })
   .mismatches();
 // The guard (issue 30) when this build has it.
 if (typeof searchBuilder.guard === 'function') searchBuilder = searchBuilder.guard({ minCalls: 20, windowMs: 10_000, cooldownMs: 8_000, maxErrorRate: 0.2 });

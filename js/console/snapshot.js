@@ -107,7 +107,13 @@ function managerStatus(manager) {
  */
 export function snapshotOf(sampler, { showValues, historySeconds, seconds = historySeconds, fleet = null }) {
   const migrators = sampler.migrators.map((m) => {
-    const stats = m.last?.stats;
+    // The figures as they are now (the history is per second).
+    let stats;
+    try {
+      stats = m.item.stats();
+    } catch {
+      stats = m.last?.stats;
+    }
     let kept = [];
     try {
       kept = typeof m.item.mismatches === 'function' ? Array.from(m.item.mismatches() ?? []) : [];
@@ -129,7 +135,13 @@ export function snapshotOf(sampler, { showValues, historySeconds, seconds = hist
   const managers = sampler.managers.map((m) => ({
     name: m.name,
     status: managerStatus(m.item),
-    counters: m.last ? { ...m.last } : null,
+    counters: (() => {
+      try {
+        return { ...m.item.stats() };
+      } catch {
+        return m.last ? { ...m.last } : null;
+      }
+    })(),
     history: m.history.toJSON(seconds),
   }));
   return { at: Number.isNaN(sampler.at) ? null : sampler.at, showValues, historySeconds, migrators, managers, fleet };
