@@ -150,6 +150,7 @@ export function migrationConsole(options) {
     if (method !== 'GET' && method !== 'HEAD') return answer(405, { extra: { allow: 'GET, HEAD' } });
     if (closed) return answer(503);
     start();
+    sampler.sampleIfDue(); // where timers stand still between requests (a Worker), each request samples
     const head = method === 'HEAD';
     switch (path.slice(base.length) || '/') {
       case '/':

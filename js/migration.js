@@ -153,7 +153,7 @@ class Migrator {
   mismatches() {
     return this.#inner.mismatches();
   }
-  /** For migrationConsole: `[inFlight, readOld, readNew, writeOld, writeNew]` (latency wire forms). */
+  /** For migrationConsole: `[inFlight, n, …readOld, n, …readNew, n, …writeOld, n, …writeNew]` (latency wire forms after their lengths). */
   [CONSOLE_SAMPLE]() {
     return this.#inner.consoleSample();
   }

@@ -6,6 +6,7 @@
 import { FleetStanding, fleetLatency, fleetStandings } from '../wasm/cutover.js';
 import { CONSOLE_SAMPLE, read } from '../util.js';
 import { figure } from './history.js';
+import { flatWires, splitSample } from './wires.js';
 
 const OPS = ['read', 'write'];
 const SIDES = ['old', 'new'];
@@ -36,7 +37,7 @@ export function fleetDocument(migrators, managers, at = Date.now()) {
     let stats, sample;
     try {
       stats = item.stats();
-      sample = typeof item[CONSOLE_SAMPLE] === 'function' ? item[CONSOLE_SAMPLE]() : undefined;
+      sample = typeof item[CONSOLE_SAMPLE] === 'function' ? splitSample(item[CONSOLE_SAMPLE]()) : undefined;
     } catch {
       continue;
     }
@@ -94,7 +95,7 @@ export function fleetView(pairs, now, ttlMs, self) {
   const expired = docs.filter((_, i) => standings[i] === FleetStanding.Expired).map(({ field }) => field);
   const names = [...new Set(live.flatMap(({ doc }) => Object.keys(doc.migrators ?? {})))].slice(0, 64);
   const latencyOf = (wires) => {
-    const merged = fleetLatency(wires);
+    const merged = fleetLatency(flatWires(wires));
     return { summary: summaryOf(merged), unreadable: merged[merged.length - 1] };
   };
   let unreadable = 0;
@@ -113,7 +114,7 @@ export function fleetView(pairs, now, ttlMs, self) {
     }
     total.latency = {};
     LATENCIES.forEach((slot, i) => {
-      const { summary, unreadable: bad } = latencyOf(parts.map((p) => (Array.isArray(p.latency) ? p.latency[i] ?? [] : [])));
+      const { summary, unreadable: bad } = latencyOf(parts.map((p) => (Array.isArray(p.latency) ? p.latency[i] : undefined)));
       total.latency[slot] = summary;
       unreadable += bad;
     });
@@ -127,7 +128,7 @@ export function fleetView(pairs, now, ttlMs, self) {
     migrators: Object.fromEntries(Object.entries(doc.migrators ?? {}).slice(0, 64).map(([name, p]) => {
       const ops = num(p?.read?.count) + num(p?.write?.count);
       const errors = SIDES.reduce((n, s) => n + num(p?.read?.[s]?.errors) + num(p?.write?.[s]?.errors), 0);
-      const newP99 = latencyOf([Array.isArray(p?.latency) ? p.latency[1] ?? [] : []]).summary?.p99 ?? null;
+      const newP99 = latencyOf([Array.isArray(p?.latency) ? p.latency[1] : undefined]).summary?.p99 ?? null;
       return [name, { ops, errors, readNewP99: newP99 }];
     })),
   }));

@@ -8,7 +8,7 @@ export const figure = (x) => (Number.isFinite(x) ? Math.round(x * 1000) / 1000 :
 export class History {
   #columns;
   #length;
-  /** Index of the newest row, and the whole second (epoch ms) it stands for. */
+  /** Index of the newest row, and when (epoch ms) its sample was taken. */
   #head = -1;
   #at = NaN;
   #filled = 0;
@@ -20,20 +20,24 @@ export class History {
     this.#columns = names.map(() => new Float64Array(length).fill(NaN));
   }
 
-  /** Records `values` (in the order of `names`) for the second of `at` (epoch ms). */
+  /**
+   * Records `values` (in the order of `names`) taken at `at` (epoch ms): the next row, after a row
+   * of NaN for each whole second missed since the last sample (timers drift: a sample 0.9 or
+   * 1.4 s after the last is the next second's, one 2.6 s after it leaves a gap of one).
+   */
   push(at, values) {
-    const second = Math.floor(at / 1000) * 1000;
-    if (second <= this.#at) return; // the same second again: the first sample stands
-    const gap = Number.isNaN(this.#at) ? 1 : Math.min((second - this.#at) / 1000, this.#length);
-    for (let step = 1; step <= gap; step++) {
+    const seconds = Number.isNaN(this.#at) ? 1 : Math.round((at - this.#at) / 1000);
+    if (seconds < 1) return; // the same second again: the first sample stands
+    const rows = Math.min(seconds, this.#length);
+    for (let step = 1; step <= rows; step++) {
       this.#head = (this.#head + 1) % this.#length;
-      this.#columns.forEach((column, i) => { column[this.#head] = step === gap ? values[i] : NaN; });
+      this.#columns.forEach((column, i) => { column[this.#head] = step === rows ? values[i] : NaN; });
     }
-    this.#filled = Math.min(this.#filled + gap, this.#length);
-    this.#at = second;
+    this.#filled = Math.min(this.#filled + rows, this.#length);
+    this.#at = at;
   }
 
-  /** The last `seconds` rows (all by default), oldest first: `{ end, series: { name: [...] } }`, end the newest second. */
+  /** The last `seconds` rows (all by default), oldest first: `{ end, series: { name: [...] } }`, end the newest row's time. */
   toJSON(seconds = this.#length) {
     const count = Math.min(seconds, this.#filled);
     const series = {};

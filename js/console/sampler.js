@@ -6,6 +6,7 @@
 import { windowLatency } from '../wasm/cutover.js';
 import { CONSOLE_SAMPLE, read } from '../util.js';
 import { History } from './history.js';
+import { splitSample } from './wires.js';
 
 /** A migrator's series, one value a second. */
 export const MIGRATOR_SERIES = Object.freeze([
@@ -88,15 +89,15 @@ export class Sampler {
     this.managers = managers.map(({ name, item }) => ({ name, item, history: new History(historySeconds, MANAGER_SERIES), last: undefined }));
   }
 
-  /** Takes a sample when the last one is a second old or more (or there is none); whether it did. */
+  /** Takes a sample when the last one is about a second old or more (or there is none); whether it did. */
   sampleIfDue(now = Date.now()) {
-    if (now - this.at < 1000) return false;
+    if (now - this.at < 900) return false; // a timer may fire a little early
     const seconds = Number.isNaN(this.at) ? 1 : (now - this.at) / 1000;
     this.at = now;
     for (const m of this.migrators) {
       const reading = {
         stats: attempt(() => m.item.stats()),
-        sample: attempt(() => (typeof m.item[CONSOLE_SAMPLE] === 'function' ? m.item[CONSOLE_SAMPLE]() : undefined)),
+        sample: attempt(() => (typeof m.item[CONSOLE_SAMPLE] === 'function' ? splitSample(m.item[CONSOLE_SAMPLE]()) : undefined)),
       };
       m.history.push(now, migratorRow(reading, m.last, seconds));
       const changes = guardChanges(read(reading.stats, 'guard'), read(m.last?.stats, 'guard'), now);

@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { BigSegmentStoreManager, MigratorBuilder, failure, hashContextKey, sameStructure } from 'cutover';
+import { BigSegmentStoreManager, MigratorBuilder, failure, fixedStage, hashContextKey, redisFleet, sameStructure } from 'cutover';
 import { loadChromium, launchChromium } from './common/chromium.mjs';
 import { serveConsole } from '../node/helpers/console.mjs';
 
@@ -127,6 +127,47 @@ describe('the console in Chromium, over a real Node service', { skip: missing, t
     await page.screenshot({ path: join(SHOTS, 'console-phone.png') });
     assert.deepEqual(problems, []);
     await page.close();
+  });
+
+  it('shows the whole fleet: each instance, and totals that are their sums', async () => {
+    // Two processes' consoles over one Redis (a command function over a Map, as a RedisCommand).
+    const hashes = new Map();
+    const redis = async ([command, key, ...rest]) => {
+      const hash = hashes.get(key) ?? new Map();
+      hashes.set(key, hash);
+      if (command === 'HSET') return hash.set(rest[0], rest[1]) && 1;
+      if (command === 'HGETALL') return Object.fromEntries(hash);
+      if (command === 'HDEL') return rest.filter((field) => hash.delete(field)).length;
+      throw new Error(`unexpected ${command}`);
+    };
+    const migratorOf = async (reads) => {
+      const m = new MigratorBuilder(fixedStage('shadow')).read(async (n) => { await wait(1 + (n % 3)); return n; }, (n) => n).write((x) => x, (x) => x).build();
+      for (let i = 0; i < reads; i++) await m.read('orders-store', { key: `u${i}` }, 'off', i);
+      return m;
+    };
+    const other = await serveConsole({ migrators: { orders: await migratorOf(30) }, fleet: redisFleet(redis, { instance: 'web-2', intervalMs: 200, ttlMs: 2000 }) });
+    const fleetSvc = await serveConsole({ migrators: { orders: await migratorOf(12) }, fleet: redisFleet(redis, { instance: 'web-1', intervalMs: 200, ttlMs: 2000 }) });
+    try {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+      page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+      await page.goto(`${fleetSvc.url}/cutover/`);
+      await page.getByRole('button', { name: 'Whole fleet' }).click();
+      const fleet = page.locator('section.fleet');
+      await until('two instances', () => fleet.locator('h2').textContent(), (t) => t.startsWith('Fleet: 2 instances'));
+      const totals = await fleet.locator('table').first().locator('tbody tr').first().locator('td').allTextContents();
+      assert.deepEqual(totals.slice(0, 3), ['orders', '2', '42']);
+      assert.match(totals[4], /ms \/ .* ms/, 'merged read old p50 / p99');
+      const rows = await fleet.locator('table').nth(1).locator('tbody tr').allTextContents();
+      assert.equal(rows.length, 2);
+      assert.ok(rows.some((r) => r.startsWith('web-1 (this one)') && r.includes('12 / 0')), rows.join(' | '));
+      assert.ok(rows.some((r) => r.startsWith('web-2') && r.includes('30 / 0')), rows.join(' | '));
+      await page.screenshot({ path: join(SHOTS, 'console-fleet.png') });
+      assert.deepEqual(problems, []);
+      await page.close();
+    } finally {
+      await other.close();
+      await fleetSvc.close();
+    }
   });
 
   it(`weighs at most ${PAGE_WEIGHT_BOUND} B gzipped (HTML + script + stylesheet)`, async () => {

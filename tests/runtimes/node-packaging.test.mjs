@@ -80,9 +80,12 @@ test('tarball: LICENSE is the license package.json names', { skip }, async () =>
   assert.match(r.stdout, /Apache License\s+Version 2\.0, January 2004/);
 });
 
-test('tarball: the whole package is at most 170 KB gzipped (what npm publishes; the project bound)', { skip }, () => {
+// 170,000 → 192,000 B with issue 31's console (measured 189,213 B): its wasm part (src/fleet and
+// its binding: 111,274 → 114,104 B of gzipped wasm) and its facade, page (6.1 KB gzipped, served
+// from the package: no CDN) and types.
+test('tarball: the whole package is at most 192 KB gzipped (what npm publishes; the project bound)', { skip }, () => {
   const bytes = statSync(TARBALL).size;
-  assert.ok(bytes <= 170_000, `the npm tarball is ${bytes} bytes`);
+  assert.ok(bytes <= 192_000, `the npm tarball is ${bytes} bytes`);
 });
 
 // cutover/migrations (issue 23 part 6): built into the repository's dist/migrations/ by
@@ -90,9 +93,9 @@ test('tarball: the whole package is at most 170 KB gzipped (what npm publishes; 
 // wasm (77 KB gzipped) would take the package over the bound above. Guarded from dist/.
 const MIGRATIONS_DIR = join(ROOT_DIR, 'dist/migrations');
 const skipMigrations = existsSync(join(MIGRATIONS_DIR, 'migrations_bg.wasm')) ? false : `${MIGRATIONS_DIR} is missing: run \`bash scripts/build.sh\``;
-// Every name of the full entry but Big Segments' and the relay's, the server half (API.md §2c: the
-// migrations API only).
-const NOT_MIGRATIONS = ['migrationEventRelay', 'BigSegmentStoreManager', 'awsDynamoDbHost', 'bigSegmentRef', 'dynamoDbBigSegmentStore', 'hashContextKey', 'ioredisHost', 'launchDarklyBigSegmentStore', 'nodeRedisHost', 'redisBigSegmentStore', 'upstashHost'];
+// Every name of the full entry but Big Segments', the relay's and the console's, the server halves
+// (API.md §2c, §2d: the migrations API only).
+const NOT_MIGRATIONS = ['migrationConsole', 'migrationEventRelay', 'redisFleet', 'BigSegmentStoreManager', 'awsDynamoDbHost', 'bigSegmentRef', 'dynamoDbBigSegmentStore', 'hashContextKey', 'ioredisHost', 'launchDarklyBigSegmentStore', 'nodeRedisHost', 'redisBigSegmentStore', 'upstashHost'];
 
 test('cutover/migrations: the migrations names only, the same from import and require, over its own wasm', { skip: skipMigrations, timeout: 20_000 }, async () => {
   const esm = await import(pathToFileURL(join(MIGRATIONS_DIR, 'migrations.node.mjs')).href);

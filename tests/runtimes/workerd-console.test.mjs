@@ -1,9 +1,9 @@
-// migrationConsole mounted in a Worker (workerd through Miniflare): made at module scope, asked
-// through the fetch form, with the Worker's own authorization; the page, its files, the snapshot
-// and the stream answer there as in Node.
+// migrationConsole mounted in a Worker (workerd through Miniflare), asked through the fetch form
+// with the Worker's own authorization: the page, its files, the snapshot and the stream answer
+// there as in Node. And docs/CONSOLE.md's Worker, as written there, with its OPS_TOKEN binding.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,17 +14,27 @@ const WORKER = fileURLToPath(new URL('./workerd/console-worker.mjs', import.meta
 const skip = miniflareMissing ?? packageMissing();
 const ops = { headers: { authorization: 'Bearer ops' } };
 
-let outdir, mf;
+// docs/CONSOLE.md's Worker: the first js block after its heading, written beside this suite's
+// workers (so that 'cutover' resolves to the packed package).
+const DOCS = fileURLToPath(new URL('../../docs/CONSOLE.md', import.meta.url));
+const DOCS_WORKER = fileURLToPath(new URL('./workerd/.docs-console-worker.mjs', import.meta.url));
+const docsWorker = () => /## A Worker\n[\s\S]*?```js\n([\s\S]*?)```/.exec(readFileSync(DOCS, 'utf8'))?.[1];
+
+let outdir, mf, docsMf;
 before(async () => {
   if (skip) return;
   outdir = mkdtempSync(join(tmpdir(), 'cutover-workerd-console-'));
-  await bundleWorker({ worker: WORKER }, outdir);
+  writeFileSync(DOCS_WORKER, docsWorker() ?? 'throw new Error("docs/CONSOLE.md has no Worker block");');
+  await bundleWorker({ worker: WORKER, docs: DOCS_WORKER }, outdir);
   mf = new Miniflare(workerOptions(outdir, 'worker.js'));
-  await mf.ready;
+  docsMf = new Miniflare(workerOptions(outdir, 'docs.js', { bindings: { OPS_TOKEN: 'secret-ops' } }));
+  await Promise.all([mf.ready, docsMf.ready]);
 });
 after(async () => {
   await mf?.dispose().catch(() => {});
+  await docsMf?.dispose().catch(() => {});
   if (outdir) rmSync(outdir, { recursive: true, force: true });
+  rmSync(DOCS_WORKER, { force: true });
 });
 
 test('a Worker mounts the console: 401 without its authorization, the page and live figures with it', { skip, timeout: 30_000 }, async () => {
@@ -56,4 +66,14 @@ test('a Worker mounts the console: 401 without its authorization, the page and l
   }
   await reader.cancel();
   assert.match(text, /event: snapshot\ndata: \{"at":/);
+});
+
+test("docs/CONSOLE.md's Worker runs as written: its routes, and the console behind its OPS_TOKEN", { skip, timeout: 30_000 }, async () => {
+  assert.deepEqual(await (await docsMf.dispatchFetch('http://w/orders/7')).json(), { id: '/orders/7' });
+  assert.equal((await docsMf.dispatchFetch('http://w/cutover/')).status, 401);
+  const snapshot = await docsMf.dispatchFetch('http://w/cutover/api/snapshot', { headers: { authorization: 'Bearer secret-ops' } });
+  assert.equal(snapshot.status, 200);
+  const [orders] = (await snapshot.json()).migrators;
+  assert.equal(orders.name, 'orders');
+  assert.equal(orders.read.count, 1);
 });
