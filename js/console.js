@@ -122,7 +122,7 @@ export function migrationConsole(options) {
     }
     if (fleetState.reading !== null) await Promise.race([fleetState.reading, delay(1000)]);
     const { view, error, publishError } = fleetState;
-    const { expired: _, ...shown } = view ?? { instances: [], migrators: [], unreadable: 0 };
+    const { expired: _, ...shown } = view ?? { instances: [], migrators: [], managers: [], unreadable: 0 };
     return { key: fleet.key, instance: fleet.instance, intervalMs: fleet.intervalMs, ttlMs: fleet.ttlMs, ...shown, error, publishError };
   }
 

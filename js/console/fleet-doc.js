@@ -55,7 +55,8 @@ export function fleetDocument(migrators, managers, at = Date.now()) {
   }
   for (const { name, item } of managers) {
     try {
-      doc.managers[name] = { ...item.stats() };
+      const wire = typeof item[CONSOLE_SAMPLE] === 'function' ? item[CONSOLE_SAMPLE]() : undefined;
+      doc.managers[name] = { counters: { ...item.stats() }, latency: wire ? Array.from(wire) : [] };
     } catch {
       // left out
     }
@@ -132,5 +133,12 @@ export function fleetView(pairs, now, ttlMs, self) {
       return [name, { ops, errors, readNewP99: newP99 }];
     })),
   }));
-  return { ttlMs, instances, migrators, unreadable: unreadable + docs.filter((d) => d.doc === null).length, expired };
+  const managerNames = [...new Set(live.flatMap(({ doc }) => Object.keys(doc.managers ?? {})))].slice(0, 64);
+  const managers = managerNames.map((name) => {
+    const parts = live.map(({ doc }) => doc.managers?.[name]).filter((p) => p && typeof p === 'object');
+    const counters = {};
+    for (const p of parts) addCounts(counters, p.counters);
+    return { name, instances: parts.length, counters, storeLatencyMs: latencyOf(parts.map((p) => p.latency)).summary };
+  });
+  return { ttlMs, instances, migrators, managers, unreadable: unreadable + docs.filter((d) => d.doc === null).length, expired };
 }

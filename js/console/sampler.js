@@ -14,7 +14,7 @@ export const MIGRATOR_SERIES = Object.freeze([
   'readOldP50', 'readOldP99', 'readNewP50', 'readNewP99', 'writeOldP50', 'writeOldP99', 'writeNewP50', 'writeNewP99',
 ]);
 /** A manager's series. */
-export const MANAGER_SERIES = Object.freeze(['lookups', 'hitRate', 'queries', 'queryErrors']);
+export const MANAGER_SERIES = Object.freeze(['lookups', 'hitRate', 'queries', 'queryErrors', 'storeP50', 'storeP99']);
 /** Guard changes kept per migrator, newest last. */
 const GUARD_CHANGES = 20;
 /** Latency windows, in the order of the wire forms after `inFlight`: read old/new, write old/new. */
@@ -60,9 +60,11 @@ function migratorRow(now, before, seconds) {
 
 /** One manager's values for `MANAGER_SERIES`. */
 function managerRow(now, before, seconds) {
-  if (before === undefined || now === undefined) return new Array(MANAGER_SERIES.length).fill(NaN);
-  const delta = (key) => grew(read(now, key), read(before, key));
-  return [delta('lookups') / seconds, ratio(delta('cacheHits'), delta('lookups')), delta('membershipQueries') / seconds, delta('membershipErrors') / seconds];
+  if (before?.counters === undefined || now.counters === undefined) return new Array(MANAGER_SERIES.length).fill(NaN);
+  const delta = (key) => grew(read(now.counters, key), read(before.counters, key));
+  const window = now.wire && before.wire ? attempt(() => windowLatency(now.wire, before.wire)) ?? [] : [];
+  return [delta('lookups') / seconds, ratio(delta('cacheHits'), delta('lookups')), delta('membershipQueries') / seconds,
+    delta('membershipErrors') / seconds, window[2] ?? NaN, window[4] ?? NaN];
 }
 
 /** The guard's flags whose state changed since `before` (stats().guard, when the migrator has one). */
@@ -105,9 +107,12 @@ export class Sampler {
       m.last = reading;
     }
     for (const m of this.managers) {
-      const counters = attempt(() => m.item.stats());
-      m.history.push(now, managerRow(counters, m.last, seconds));
-      m.last = counters;
+      const reading = {
+        counters: attempt(() => m.item.stats()),
+        wire: attempt(() => (typeof m.item[CONSOLE_SAMPLE] === 'function' ? m.item[CONSOLE_SAMPLE]() : undefined)),
+      };
+      m.history.push(now, managerRow(reading, m.last, seconds));
+      m.last = reading;
     }
     return true;
   }

@@ -5,6 +5,8 @@
 // Bounded: at most 64 migrators and 64 managers (options.js), 10 mismatches each, 10
 // differences each, previews of 200 characters, the history's length.
 import { read } from '../util.js';
+import { fleetLatency } from '../wasm/cutover.js';
+import { CONSOLE_SAMPLE } from '../util.js';
 import { figure } from './history.js';
 
 /** Mismatches shown per migrator (the newest), and differences per mismatch. */
@@ -132,17 +134,18 @@ export function snapshotOf(sampler, { showValues, historySeconds, seconds = hist
       history: m.history.toJSON(seconds),
     };
   });
-  const managers = sampler.managers.map((m) => ({
-    name: m.name,
-    status: managerStatus(m.item),
-    counters: (() => {
-      try {
-        return { ...m.item.stats() };
-      } catch {
-        return m.last ? { ...m.last } : null;
-      }
-    })(),
-    history: m.history.toJSON(seconds),
-  }));
+  const managers = sampler.managers.map((m) => {
+    let counters = m.last?.counters ? { ...m.last.counters } : null;
+    let storeLatencyMs = null;
+    try {
+      counters = { ...m.item.stats() };
+      const wire = typeof m.item[CONSOLE_SAMPLE] === 'function' ? m.item[CONSOLE_SAMPLE]() : undefined;
+      const summary = wire ? fleetLatency(Float64Array.of(wire.length, ...wire)) : [];
+      if (summary.length > 1) storeLatencyMs = { count: summary[0], p50: figure(summary[2]), p99: figure(summary[4]), max: figure(summary[5]) };
+    } catch {
+      // a console shows what it can read
+    }
+    return { name: m.name, status: managerStatus(m.item), counters, storeLatencyMs, history: m.history.toJSON(seconds) };
+  });
   return { at: Number.isNaN(sampler.at) ? null : sampler.at, showValues, historySeconds, migrators, managers, fleet };
 }

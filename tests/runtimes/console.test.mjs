@@ -109,6 +109,7 @@ describe('the console in Chromium, over a real Node service', { skip: missing, t
     const manager = '[data-manager="beta-testers"]';
     await until('the manager is healthy', () => page.locator(`${manager} .pill`).textContent(), (t) => t === 'HEALTHY');
     assert.match(await kpi(page, manager, 'cache hit rate'), /%$/);
+    assert.match(await kpi(page, manager, 'store p50 / p99'), /^[\d.]+ ms \/ [\d.]+ ms$/);
     await sleep(1500);
     await page.screenshot({ path: join(SHOTS, 'console-1280x800.png') });
     await page.screenshot({ path: join(SHOTS, 'console-1280-full.png'), fullPage: true });
@@ -146,7 +147,7 @@ describe('the console in Chromium, over a real Node service', { skip: missing, t
       return m;
     };
     const other = await serveConsole({ migrators: { orders: await migratorOf(30) }, fleet: redisFleet(redis, { instance: 'web-2', intervalMs: 200, ttlMs: 2000 }) });
-    const fleetSvc = await serveConsole({ migrators: { orders: await migratorOf(12) }, fleet: redisFleet(redis, { instance: 'web-1', intervalMs: 200, ttlMs: 2000 }) });
+    const fleetSvc = await serveConsole({ migrators: { orders: await migratorOf(12) }, managers: { 'beta-testers': app.manager }, fleet: redisFleet(redis, { instance: 'web-1', intervalMs: 200, ttlMs: 2000 }) });
     try {
       const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
       page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
@@ -157,7 +158,11 @@ describe('the console in Chromium, over a real Node service', { skip: missing, t
       const totals = await fleet.locator('table').first().locator('tbody tr').first().locator('td').allTextContents();
       assert.deepEqual(totals.slice(0, 3), ['orders', '2', '42']);
       assert.match(totals[4], /ms \/ .* ms/, 'merged read old p50 / p99');
-      const rows = await fleet.locator('table').nth(1).locator('tbody tr').allTextContents();
+      const segments = await fleet.locator('table').nth(1).locator('tbody tr').first().locator('td').allTextContents();
+      assert.equal(segments[0], 'beta-testers');
+      assert.equal(segments[1], '1');
+      assert.match(segments[5], /ms \/ .* ms/, 'the store latency');
+      const rows = await fleet.locator('table').nth(2).locator('tbody tr').allTextContents();
       assert.equal(rows.length, 2);
       assert.ok(rows.some((r) => r.startsWith('web-1 (this one)') && r.includes('12 / 0')), rows.join(' | '));
       assert.ok(rows.some((r) => r.startsWith('web-2') && r.includes('30 / 0')), rows.join(' | '));

@@ -145,10 +145,11 @@ function managerCard(m) {
       kpi('cache hit rate', pct(ratio(c.cacheHits ?? 0, c.lookups ?? 0))),
       kpi('store queries', fmt(c.membershipQueries ?? 0, 0)),
       kpi('store errors', fmt((c.membershipErrors ?? 0) + (c.statusErrors ?? 0), 0), c.membershipErrors || c.statusErrors ? 'bad' : null),
-      kpi('store latency', c.storeLatencyMs ? `${ms(c.storeLatencyMs.p50)} / ${ms(c.storeLatencyMs.p99)}` : '—')),
+      kpi('store p50 / p99', m.storeLatencyMs ? `${ms(m.storeLatencyMs.p50)} / ${ms(m.storeLatencyMs.p99)}` : '—')),
     h('div.charts', null,
       chart('lookups/s', [{ label: 'lookups', cls: 'c1', values: series.lookups }, { label: 'store queries', cls: 'c2', values: series.queries }], fmt),
-      chart('cache hit rate', [{ label: 'hits', cls: 'new', values: series.hitRate }], pct)));
+      chart('cache hit rate', [{ label: 'hits', cls: 'new', values: series.hitRate }], pct),
+      chart('store latency', [{ label: 'p50', cls: 'new', values: series.storeP50 }, { label: 'p99', cls: 'new p99', values: series.storeP99 }], ms)));
 }
 
 function fleetSection(fleet) {
@@ -160,11 +161,15 @@ function fleetSection(fleet) {
       h('td', null, Object.entries(t.guard).map(([flag, states]) => `${flag}: ${Object.entries(states).map(([st, n]) => `${n} ${st}`).join(', ')}`).join('; ') || '—'));
   });
   const names = fleet.migrators.map((t) => t.name);
+  const managers = (fleet.managers ?? []).map((t) => h('tr', null, h('td', null, t.name), h('td.num', null, t.instances), h('td.num', null, fmt(t.counters.lookups ?? 0, 0)),
+    h('td.num', null, pct(ratio(t.counters.cacheHits ?? 0, t.counters.lookups ?? 0))), h('td.num', null, fmt((t.counters.membershipErrors ?? 0) + (t.counters.statusErrors ?? 0), 0)),
+    h('td', null, t.storeLatencyMs ? `${ms(t.storeLatencyMs.p50)} / ${ms(t.storeLatencyMs.p99)}` : '—')));
   return h('section.card.fleet', null,
     h('h2', null, `Fleet: ${fleet.instances.length} instance${fleet.instances.length === 1 ? '' : 's'}`, h('small', null, `${fleet.key}, every ${fleet.intervalMs / 1000} s, gone after ${fleet.ttlMs / 1000} s`)),
     fleet.error ? h('p.bad', null, `Reading the fleet failed: ${fleet.error}`) : null,
     fleet.publishError ? h('p.bad', null, `Publishing failed: ${fleet.publishError}`) : null,
     h('div.scroll', null, h('table', null, h('thead', null, h('tr', null, ['migrator', 'instances', 'operations', 'consistent', 'read old p50 / p99', 'read new p50 / p99', 'guard'].map((t) => h('th', null, t)))), h('tbody', null, totals))),
+    managers.length ? h('div.scroll', null, h('table', null, h('thead', null, h('tr', null, ['Big Segments', 'instances', 'lookups', 'cache hit rate', 'store errors', 'store p50 / p99'].map((t) => h('th', null, t)))), h('tbody', null, managers))) : null,
     h('div.scroll', null, h('table', null, h('thead', null, h('tr', null, h('th', null, 'instance'), h('th', null, 'published'), names.map((n) => h('th', null, `${n} ops / errors / new p99`)))),
       h('tbody', null, fleet.instances.map((i) => h('tr', i.self ? { class: 'self' } : null, h('td', null, i.instance, i.self ? ' (this one)' : ''), h('td', null, ago(i.at)),
         names.map((n) => h('td', null, i.migrators[n] ? `${fmt(i.migrators[n].ops, 0)} / ${fmt(i.migrators[n].errors, 0)} / ${ms(i.migrators[n].readNewP99)}` : '—'))))))));
