@@ -5,7 +5,9 @@ import type { RedisCommand, RedisHost } from './hosts.js';
 
 /** Anything with the statistics of a {@link Migrator} (`stats()`, and `mismatches()` when it has them). */
 export interface ConsoleMigrator {
+  /** The running statistics (`Migrator#stats()`), read once a second and at each snapshot. */
   stats(): object;
+  /** The kept mismatches (`Migrator#mismatches()`); the newest 10 are shown. */
   mismatches?(): readonly object[];
 }
 
