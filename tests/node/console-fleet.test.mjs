@@ -1,14 +1,15 @@
 // redisFleet over a real Redis (API.md §2d): three processes publish into one hash; a fourth's
 // console shows each instance and the fleet's totals, which equal the sums, with percentiles of
 // the merged histograms (not averages); killed, an instance is gone after ttlMs (and its field
-// deleted). A publisher sends one command per interval: HSET of its own field.
+// deleted). A publisher sends one command per interval: HSET of its own field. node-redis answers
+// HGETALL with an object, ioredis with a flat array (as Upstash's REST API does): both are read.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { migrationConsole, nodeRedisHost, redisFleet } from 'cutover';
-import { closeNodeRedis, nodeRedis, redisUrl, uniquePrefix, waitFor } from './helpers/redis-env.mjs';
+import { MigratorBuilder, fixedStage, ioredisHost, migrationConsole, nodeRedisHost, redisFleet } from 'cutover';
+import { closeIoredis, closeNodeRedis, ioredis, nodeRedis, redisUrl, uniquePrefix, waitFor } from './helpers/redis-env.mjs';
 
 const CHILD = fileURLToPath(new URL('./helpers/fleet-child.mjs', import.meta.url));
 let url, client, key;
@@ -104,4 +105,30 @@ test('a publisher nobody reads sends one command per interval: HSET of its own f
     handler.close();
   }
   await waitFor(() => sent.at(-1)[0] === 'HDEL', { what: 'close() deletes its field' });
+});
+
+test('node-redis and ioredis hosts publish into one fleet and read it alike', { timeout: 20_000 }, async () => {
+  const io = await ioredis(url);
+  const orders = new MigratorBuilder(fixedStage('live')).read((n) => n, (n) => n).write((x) => x, (x) => x).build();
+  for (let i = 0; i < 7; i++) await orders.read('orders-store', { key: `u${i}` }, 'off', i);
+  const mixedKey = `${key}:mixed`;
+  const viaNodeRedis = migrationConsole({ migrators: { orders }, authorize: () => true, fleet: redisFleet(nodeRedisHost(client), { key: mixedKey, instance: 'node-redis' }) });
+  const viaIoredis = migrationConsole({ migrators: { orders }, authorize: () => true, fleet: redisFleet(ioredisHost(io), { key: mixedKey, instance: 'ioredis' }) });
+  try {
+    for (const handler of [viaNodeRedis, viaIoredis]) {
+      let view;
+      await waitFor(async () => {
+        view = (await (await handler(new Request('http://svc/cutover/api/snapshot'))).json()).fleet;
+        return view.instances.length === 2;
+      }, { timeoutMs: 5000, what: 'both instances' });
+      assert.deepEqual(view.instances.map((i) => i.instance).sort(), ['ioredis', 'node-redis']);
+      assert.equal(view.migrators[0].read.count, 14);
+      assert.deepEqual(view.migrators[0].read.byStage, { live: 14 });
+    }
+  } finally {
+    viaNodeRedis.close();
+    viaIoredis.close();
+    await waitFor(async () => (await client.hLen(mixedKey)) === 0, { what: 'both fields deleted' });
+    await closeIoredis(io);
+  }
 });

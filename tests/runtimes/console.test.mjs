@@ -46,6 +46,20 @@ function service() {
   return { orders, manager, stop: () => { clearInterval(traffic); return manager.close(); } };
 }
 
+/**
+ * A migrator with a guard (API §1's stats().guard, from issue 30's guard()): closed at first, tripped
+ * once `trip()` is called. Any object with stats() can be shown.
+ */
+function guardedMigrator() {
+  const counts = () => ({ count: 3, byStage: { live: 3 }, old: { invoked: 3, errors: 0, timeouts: 0, latencyMs: null }, new: { invoked: 3, errors: 3, timeouts: 0, latencyMs: null }, consistency: { checked: 0, consistent: 0, paths: {} }, shed: 0 });
+  const since = Date.now();
+  let flags = { 'payments-store': { state: 'closed', since, reason: null } };
+  return {
+    stats: () => ({ read: counts(), write: counts(), guard: { trips: flags['payments-store'].state === 'tripped' ? 1 : 0, recoveries: 0, fallbacks: { read: 2, write: 0 }, flags } }),
+    trip: () => { flags = { 'payments-store': { state: 'tripped', since: Date.now(), reason: '10 consecutive errors' } }; },
+  };
+}
+
 describe('the console in Chromium, over a real Node service', { skip: missing, timeout: 90_000 }, () => {
   let svc, app, browser;
   const problems = [];
@@ -53,7 +67,8 @@ describe('the console in Chromium, over a real Node service', { skip: missing, t
   before(async () => {
     mkdirSync(SHOTS, { recursive: true });
     app = service();
-    svc = await serveConsole({ migrators: { orders: app.orders }, managers: { 'beta-testers': app.manager } });
+    app.payments = guardedMigrator();
+    svc = await serveConsole({ migrators: { orders: app.orders, payments: app.payments }, managers: { 'beta-testers': app.manager } });
     browser = await launchChromium(chromium);
   });
   after(async () => {
@@ -110,6 +125,12 @@ describe('the console in Chromium, over a real Node service', { skip: missing, t
     await until('the manager is healthy', () => page.locator(`${manager} .pill`).textContent(), (t) => t === 'HEALTHY');
     assert.match(await kpi(page, manager, 'cache hit rate'), /%$/);
     assert.match(await kpi(page, manager, 'store p50 / p99'), /^[\d.]+ ms \/ [\d.]+ ms$/);
+    // The guard: its state per flag, and the change the sampler saw.
+    const guard = '[data-migrator="payments"] .guard';
+    assert.equal(await page.locator(`${guard} .pill`).textContent(), 'closed');
+    app.payments.trip();
+    await until('the guard tripped', () => page.locator(`${guard} .pill`).textContent(), (t) => t === 'tripped');
+    assert.match(await page.locator(`${guard} ol.changes`).textContent(), /payments-store: closed → tripped \(10 consecutive errors\)/);
     await sleep(1500);
     await page.screenshot({ path: join(SHOTS, 'console-1280x800.png') });
     await page.screenshot({ path: join(SHOTS, 'console-1280-full.png'), fullPage: true });
