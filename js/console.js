@@ -112,10 +112,14 @@ export function migrationConsole(options) {
       fleetState.readAt = Date.now();
       fleetState.reading = store.read().then(
         (pairs) => {
-          const view = fleetView(pairs, Date.now(), fleet.ttlMs, fleet.instance);
-          fleetState.view = view;
-          fleetState.error = null;
-          store.forget(view.expired).catch(() => {});
+          try {
+            const view = fleetView(pairs, Date.now(), fleet.ttlMs, fleet.instance);
+            fleetState.view = view;
+            fleetState.error = null;
+            store.forget(view.expired).catch(() => {});
+          } catch (error) {
+            fleetState.error = messageOf(error);
+          }
         },
         (error) => { fleetState.error = messageOf(error); },
       ).finally(() => { fleetState.reading = null; });

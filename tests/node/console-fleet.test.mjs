@@ -132,3 +132,38 @@ test('node-redis and ioredis hosts publish into one fleet and read it alike', { 
     await closeIoredis(io);
   }
 });
+
+test("another process's junk is outside data: unreadable documents and histograms are counted, never fatal", { timeout: 20_000 }, async () => {
+  const now = Date.now();
+  const good = (at) => JSON.stringify({ v: 1, at, migrators: { orders: { read: { count: 2 }, write: { count: 1 }, latency: [[1, 5, 5, 5, 402, 1]] } }, managers: {} });
+  const hash = {
+    good: good(now),
+    'not-json': '{',
+    'wrong-version': JSON.stringify({ v: 2, at: now }),
+    'no-time': JSON.stringify({ v: 1, migrators: {} }),
+    'bad-histogram': JSON.stringify({ v: 1, at: now, migrators: { orders: { read: { count: 1 }, latency: [[3, 1, 2], 'x', null] } } }),
+    'strange-shapes': JSON.stringify({ v: 1, at: now, migrators: { orders: { read: 'many', write: [1, 2], guard: 'tripped' } }, managers: 7 }),
+    old: good(now - 60_000),
+  };
+  const sent = [];
+  const redis = async (args) => {
+    sent.push(args);
+    return args[0] === 'HGETALL' ? Object.entries(hash).flat() : 1;
+  };
+  const handler = migrationConsole({ authorize: () => true, fleet: redisFleet(redis, { instance: 'reader', intervalMs: 1000, ttlMs: 5000 }) });
+  try {
+    const response = await handler(new Request('http://svc/cutover/api/snapshot'));
+    assert.equal(response.status, 200);
+    const { fleet } = await response.json();
+    assert.equal(fleet.error, null);
+    assert.deepEqual(fleet.instances.map((i) => i.instance).sort(), ['bad-histogram', 'good', 'strange-shapes']);
+    const [orders] = fleet.migrators;
+    assert.equal(orders.read.count, 3, 'the readable counts add up');
+    assert.equal(orders.latency.readOld.count, 1, 'the one readable histogram');
+    assert.equal(fleet.unreadable, 3, 'two documents (not JSON, another version) and one histogram');
+    const hdel = sent.find((args) => args[0] === 'HDEL');
+    assert.deepEqual(hdel?.slice(2).sort(), ['no-time', 'not-json', 'old', 'wrong-version'], 'the expired and unreadable fields are deleted');
+  } finally {
+    handler.close();
+  }
+});
