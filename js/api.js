@@ -6,4 +6,6 @@ export { ioredisHost, nodeRedisHost, upstashHost } from './redis-hosts.js';
 export { launchDarklyBigSegmentStore } from './launchdarkly-store.js';
 export { awsDynamoDbHost, dynamoDbBigSegmentStore } from './dynamodb.js';
 export { migrationEventRelay } from './relay.js';
+export { migrationConsole } from './console.js';
+export { redisFleet } from './fleet.js';
 export * from './migrations-api.js';

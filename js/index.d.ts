@@ -13,3 +13,4 @@ export * from './types/differences.js';
 export * from './types/beacon.js';
 export * from './types/relay.js';
 export * from './types/browser.js';
+export * from './types/console.js';

@@ -4,7 +4,7 @@ import { Hint, OptionsOf } from './wasm/cutover.js';
 import { stage } from './bridge/answers.js';
 import { nativeComparison } from './diff.js';
 import { gaugeSlot, instrumentsOf, MIGRATION } from './metrics.js';
-import { describe, INNER, LastString, LD_SHAPED, OLD_FIRST, read } from './util.js';
+import { CONSOLE_SAMPLE, describe, INNER, LastString, LD_SHAPED, OLD_FIRST, read } from './util.js';
 
 // Looked up on first use: with the web entry the wasm is initialised after this module loads.
 let failureBrand;
@@ -158,6 +158,11 @@ class Migrator {
   }
   guard(flagKey) {
     return this.#inner.guard(flagKey);
+  }
+
+  /** For migrationConsole: `[inFlight, n, …readOld, n, …readNew, n, …writeOld, n, …writeNew]` (latency wire forms after their lengths). */
+  [CONSOLE_SAMPLE]() {
+    return this.#inner.consoleSample();
   }
 }
 

@@ -4,7 +4,7 @@ import * as wasm from './wasm/cutover.js';
 import { OptionsOf } from './wasm/cutover.js';
 import { now } from './bridge/waiting.js';
 import { BIG_SEGMENTS, gaugeSlot, instrumentsOf } from './metrics.js';
-import { INNER, isObject, LastString, read } from './util.js';
+import { CONSOLE_SAMPLE, INNER, isObject, LastString, read } from './util.js';
 
 class BigSegmentStoreStatusProvider {
   #manager;
@@ -95,6 +95,10 @@ export class BigSegmentStoreManager {
   /** Lookups, cache hits/misses and store calls so far (beyond the anchors, for dashboards). */
   stats() {
     return this.#inner.counters();
+  }
+  /** For migrationConsole: the store queries' latency histogram (wire form). */
+  [CONSOLE_SAMPLE]() {
+    return this.#inner.storeLatencyWire();
   }
   /** Stops polling, then awaits the store's close(); idempotent; later lookups reject. */
   close() {

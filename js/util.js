@@ -2,6 +2,8 @@
 // the measurement encodings and argument descriptions for error messages.
 
 export const INNER = Symbol('cutover.inner');
+/** Migrator's and BigSegmentStoreManager's internal entry for the console (js/console/sampler.js): the latency histograms' wire form (and a migrator's background parts in flight). */
+export const CONSOLE_SAMPLE = Symbol('cutover.consoleSample');
 /** Migrator's internal entry for createMigration: operations resolving in LaunchDarkly's result shape. */
 export const LD_SHAPED = Symbol('cutover.ldShaped');
 /** MigratorBuilder's internal switch to old-first reads (LaunchDarkly's Fixed ordering; no public order string). */

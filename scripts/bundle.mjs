@@ -14,7 +14,7 @@
 // The facade keeps its identifiers, so stack traces and `constructor.name` name cutover's own
 // classes and functions; only the glue is minified.
 // Usage: node scripts/bundle.mjs <dist dir>
-import { build } from 'esbuild';
+import { build, transform } from 'esbuild';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
@@ -32,6 +32,24 @@ const GLUE = /\/wasm\/cutover\.js$/;
 // are renamed to match by esbuild's own property mangling, given that map as its cache (and no
 // other name: the pattern is the map's names exactly).
 const exactly = (names) => new RegExp(`^(?:${names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`);
+
+// migrationConsole's page (js/console/page/: its HTML, script and stylesheet, served as files of
+// their own) as the module 'cutover:console-assets' of three strings (js/console/assets.d.ts).
+const consoleAssets = {
+  name: 'console-assets',
+  setup(b) {
+    b.onResolve({ filter: /^cutover:console-assets$/ }, () => ({ path: 'console-assets', namespace: 'console-assets' }));
+    b.onLoad({ filter: /.*/, namespace: 'console-assets' }, async () => {
+      const text = (file) => readFileSync(js(`console/page/${file}`), 'utf8');
+      // The script and the stylesheet minified: what the browser downloads and what the tarball
+      // carries (page weight 7,275 → 6,063 B gzipped; script 14.7 → 10.6 KB raw).
+      const script = await transform(text('page.js'), { loader: 'js', minify: true, target: 'es2022', legalComments: 'none' });
+      const style = await transform(text('page.css'), { loader: 'css', minify: true, legalComments: 'none' });
+      const strings = [['page', text('page.html')], ['script', script.code], ['style', style.code]];
+      return { contents: strings.map(([name, value]) => `export const ${name} = ${JSON.stringify(value)};\n`).join(''), loader: 'js' };
+    });
+  },
+};
 
 /**
  * The glue with its `wasm` (the instance's exports, undefined until `init()`/`initSync()`) a
@@ -115,7 +133,7 @@ async function buildBody({ glueDir, wasmFile, entry, outfile }) {
         b.onResolve({ filter: GLUE }, () => ({ path: 'glue.js', namespace: 'minified-glue' }));
         b.onLoad({ filter: /.*/, namespace: 'minified-glue' }, () => ({ contents: glue.text, loader: 'js', resolveDir: js(glueDir) }));
       },
-    }],
+    }, consoleAssets],
   });
   // The public names: the body's exports but the glue's two initialisers.
   return Object.values(body.metafile.outputs)

@@ -3,6 +3,8 @@
 //! The crate's rooms:
 //! - [`migration`] and [`segments`]: the runtime-neutral core. No JavaScript types; every
 //!   decision lives here and is tested natively with a fake clock.
+//! - [`fleet`]: the console's decisions over many processes: which instances are alive, and
+//!   the percentiles of their merged latency histograms.
 //! - [`metrics`]: the instruments and attributes the core records into a host's metrics sink.
 //! - [`error`]: the one error type of the core, which the bindings turn into JavaScript errors.
 //! - [`relay`]: which posted `migration_op` events `migrationEventRelay` forwards, and why not.
@@ -16,6 +18,7 @@
 
 pub mod diff;
 pub mod error;
+pub mod fleet;
 pub mod host;
 pub mod metrics;
 pub mod migration;

@@ -67,6 +67,10 @@ pub enum OptionsObject {
     MigrationEventRelay,
     /// `launchDarklyBrowserClient(ldClient, options)`.
     LaunchDarklyBrowserClient,
+    /// `migrationConsole(options)`.
+    MigrationConsole,
+    /// `redisFleet(host, options)`.
+    RedisFleet,
 }
 
 /// `BigSegmentStoreManager`'s tuning options, named here (and by `BigSegmentsConfig`, which
@@ -131,6 +135,8 @@ impl OptionsObject {
             OptionsObject::BeaconSink => "beaconSink",
             OptionsObject::MigrationEventRelay => "migrationEventRelay",
             OptionsObject::LaunchDarklyBrowserClient => "launchDarklyBrowserClient",
+            OptionsObject::MigrationConsole => "migrationConsole",
+            OptionsObject::RedisFleet => "redisFleet",
         }
     }
 
@@ -182,6 +188,17 @@ impl OptionsObject {
             OptionsObject::BeaconSink => &["maxBatch", "flushIntervalMs"],
             OptionsObject::MigrationEventRelay => &["flagKeys", "maxBodyBytes", "maxEvents"],
             OptionsObject::LaunchDarklyBrowserClient => &["events", "samplingRatio", "checkRatio"],
+            OptionsObject::MigrationConsole => &[
+                "migrators",
+                "managers",
+                "authorize",
+                "basePath",
+                "showValues",
+                "fleet",
+                "historySeconds",
+                "maxStreams",
+            ],
+            OptionsObject::RedisFleet => &["key", "instance", "intervalMs", "ttlMs"],
         }
     }
 
@@ -206,7 +223,7 @@ impl OptionsObject {
 mod tests {
     use super::*;
 
-    const ALL: [OptionsObject; 17] = [
+    const ALL: [OptionsObject; 19] = [
         OptionsObject::BigSegmentStoreManager,
         OptionsObject::MigratorBuilder,
         OptionsObject::MigratorRead,
@@ -224,6 +241,8 @@ mod tests {
         OptionsObject::BeaconSink,
         OptionsObject::MigrationEventRelay,
         OptionsObject::LaunchDarklyBrowserClient,
+        OptionsObject::MigrationConsole,
+        OptionsObject::RedisFleet,
     ];
 
     fn message(object: OptionsObject, keys: &[&str]) -> Option<String> {

@@ -1,36 +1,22 @@
 #!/usr/bin/env node
-// A dependency-free static server for the cutover browser dashboard.
+// `npm run www`: a demo service with cutover's console mounted over live simulated migrators.
 //
 //   node www/serve.mjs [--port N]        (default: $PORT, else 8080; 0 picks a free port)
 //
-// Serves www/ at / and the built package (the repo's dist/) at /dist/, on 127.0.0.1 only.
-// The first line on stdout is always `cutover dashboard: http://127.0.0.1:PORT/`.
-
+// On 127.0.0.1 only. The first line on stdout is always `cutover console: http://127.0.0.1:PORT/cutover/`.
+// Two migrations run against the simulated stores of www/sim.mjs: `accounts` (reads and writes,
+// its flag moving through the stages every 20 s, differences explained by mismatches()) and
+// `search` (background reads with a small maxInFlight, so some are shed; guarded when the
+// package has guard()); and a Big Segments manager over an in-memory store whose synchronizer
+// halts now and then (STALE). The console shows values (showValues: a local demo).
 import { createServer } from 'node:http';
-import { createReadStream, existsSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { dirname, extname, join, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import {
+  BigSegmentStoreManager, MigratorBuilder, bigSegmentRef, hashContextKey, migrationConsole, sameStructure,
+} from '../dist/cutover.node.mjs';
+import { KEYS, MemoryBigSegmentStore, keyOf, knobs, newOrigin, nextRecord, oldOrigin, random, records } from './sim.mjs';
 
 const HOST = '127.0.0.1';
-const WWW = dirname(fileURLToPath(import.meta.url));
-const DIST = resolve(WWW, '..', 'dist');
-
-const MIME = {
-  '.html': 'text/html; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-  '.wasm': 'application/wasm',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.txt': 'text/plain; charset=utf-8',
-  '.ts': 'text/plain; charset=utf-8',
-  '.cjs': 'text/javascript; charset=utf-8',
-};
+const STAGES = ['off', 'dualwrite', 'shadow', 'live', 'rampdown', 'complete'];
 
 function parsePort(argv, env) {
   let raw = env.PORT ?? '8080';
@@ -38,11 +24,8 @@ function parsePort(argv, env) {
     const arg = argv[i];
     if (arg === '--port' || arg === '-p') raw = argv[++i];
     else if (arg.startsWith('--port=')) raw = arg.slice('--port='.length);
-    else if (arg === '--help' || arg === '-h') {
-      process.stdout.write('usage: node www/serve.mjs [--port N]   (default $PORT or 8080; 0 = any free port)\n');
-      process.exit(0);
-    } else {
-      process.stderr.write(`serve: unknown argument ${arg}\n`);
+    else {
+      process.stderr.write(`serve: unknown argument ${arg}\nusage: node www/serve.mjs [--port N]\n`);
       process.exit(2);
     }
   }
@@ -54,56 +37,72 @@ function parsePort(argv, env) {
   return port;
 }
 
-/** Maps a URL path to a file under www/ or dist/, or null when it is outside both. */
-function locate(urlPath) {
-  let path;
-  try {
-    path = decodeURIComponent(urlPath);
-  } catch {
-    return null;
-  }
-  if (path.includes('\0') || path.includes('\\')) return null;
-  let root = WWW;
-  if (path === '/dist' || path.startsWith('/dist/')) {
-    root = DIST;
-    path = path.slice('/dist'.length);
-  }
-  if (path === '' || path.endsWith('/')) path += 'index.html';
-  const file = resolve(join(root, path));
-  if (file !== root && !file.startsWith(root + sep)) return null;
-  return file;
-}
+// The flag system: `accounts` moves one stage every 20 s, some contexts a stage ahead (a ramp);
+// `search` stays in shadow.
+const started = Date.now();
+const client = {
+  migrationVariation(flagKey, context) {
+    if (flagKey !== 'accounts-store') return 'shadow';
+    const phase = 1 + (Math.floor((Date.now() - started) / 20_000) % 4); // dualwrite … rampdown
+    const ahead = Number(String(context.key).slice(-1)) < 3;
+    return STAGES[Math.min(phase + (ahead ? 1 : 0), 4)];
+  },
+};
 
-function send(res, status, text) {
-  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
-  res.end(`${text}\n`);
-}
+const accounts = new MigratorBuilder(client)
+  .read((key, signal) => oldOrigin.read(key, signal), (key, signal) => newOrigin.read(key, signal), sameStructure())
+  .write((change, signal) => oldOrigin.write(change, signal), (change, signal) => newOrigin.write(change, signal))
+  .originTimeout(500)
+  .mismatches({ keep: 20 })
+  .build();
 
-const server = createServer(async (req, res) => {
-  if (req.method !== 'GET' && req.method !== 'HEAD') {
-    res.setHeader('allow', 'GET, HEAD');
-    return send(res, 405, 'method not allowed');
+let searchBuilder = new MigratorBuilder(client)
+  .read((key, signal) => oldOrigin.read(key, signal), (key, signal) => newOrigin.read(key, signal), sameStructure({ ignore: ['/updatedAt'] }))
+  .write((change, signal) => oldOrigin.write(change, signal), (change, signal) => newOrigin.write(change, signal))
+  .background({ maxInFlight: 2 })
+  .mismatches();
+// The guard (issue 30) when this build has it.
+if (typeof searchBuilder.guard === 'function') searchBuilder = searchBuilder.guard({ minCalls: 20, windowMs: 10_000, cooldownMs: 8_000, maxErrorRate: 0.2 });
+const search = searchBuilder.build();
+
+// Big Segments: half of the users in one segment; the synchronizer halts for 15 s of every 60.
+const store = new MemoryBigSegmentStore();
+const ref = bigSegmentRef('beta-testers', 3);
+const rand = random(2024);
+for (let i = 0; i < 2000; i++) if (rand() < 0.5) store.members.set(hashContextKey(`user-${i}`), { [ref]: true });
+const segments = new BigSegmentStoreManager({ store, statusPollIntervalMs: 1000, staleAfterMs: 5000, contextCacheSize: 500, contextCacheTimeMs: 2000 });
+segments.start();
+
+// Traffic: every 50 ms a few reads and a write; the new store's error rate rises for 10 s of every 45.
+const traffic = setInterval(() => {
+  const cycle = (Date.now() - started) % 45_000;
+  knobs.errorRate = cycle > 35_000 ? 0.4 : 0.01;
+  const syncCycle = (Date.now() - started) % 60_000;
+  if (syncCycle > 45_000) store.haltSync();
+  else store.resumeSync();
+  for (let n = 0; n < 4; n++) {
+    const key = keyOf(Math.floor(Math.random() * KEYS));
+    accounts.read('accounts-store', { kind: 'user', key }, 'off', key).catch(() => {});
+    search.read('search-index', { kind: 'user', key }, 'off', key).catch(() => {});
+    segments.getUserMembership(`user-${Math.floor(Math.random() * 2000)}`).catch(() => {});
   }
-  const { pathname } = new URL(req.url, `http://${HOST}`);
-  const file = locate(pathname);
-  if (!file) return send(res, 403, 'forbidden');
-  let info;
-  try {
-    info = await stat(file);
-  } catch {
-    return send(res, 404, 'not found');
-  }
-  if (!info.isFile()) return send(res, 404, 'not found');
-  res.writeHead(200, {
-    'content-type': MIME[extname(file).toLowerCase()] ?? 'application/octet-stream',
-    'content-length': info.size,
-    'cache-control': 'no-store',
-    'x-content-type-options': 'nosniff',
+  const key = keyOf(Math.floor(Math.random() * KEYS));
+  const record = records.get(key);
+  if (record) accounts.write('accounts-store', { kind: 'user', key }, 'off', { key, record: nextRecord(record, Math.random() < 0.5 ? 'pro' : 'free') }).catch(() => {});
+}, 50);
+
+const cutoverConsole = migrationConsole({
+  migrators: { accounts, search },
+  managers: { 'beta-testers': segments },
+  authorize: () => true, // a local demo on 127.0.0.1; a service asks its own authentication here
+  showValues: true,
+});
+
+const server = createServer((req, res) => {
+  cutoverConsole.node(req, res, () => {
+    res.writeHead(302, { location: '/cutover/' });
+    res.end();
   });
-  if (req.method === 'HEAD') return res.end();
-  createReadStream(file)
-    .on('error', () => res.destroy())
-    .pipe(res);
 });
 
 const port = parsePort(process.argv.slice(2), process.env);
@@ -112,15 +111,14 @@ server.on('error', (error) => {
   process.exit(1);
 });
 server.listen(port, HOST, () => {
-  const { port: actual } = server.address();
-  process.stdout.write(`cutover dashboard: http://${HOST}:${actual}/\n`);
-  if (!existsSync(join(DIST, 'cutover.browser.mjs'))) {
-    process.stderr.write('serve: dist/cutover.browser.mjs is missing; run `npm run build` first\n');
-  }
+  process.stdout.write(`cutover console: http://${HOST}:${server.address().port}/cutover/\n`);
 });
 
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
+    clearInterval(traffic);
+    cutoverConsole.close();
+    segments.close().catch(() => {});
     server.close();
     server.closeAllConnections?.();
     process.exit(0);

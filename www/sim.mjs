@@ -1,4 +1,4 @@
-// The simulated world the dashboard migrates: two key-value origins with adjustable latency,
+// The simulated world the demo service (www/serve.mjs) migrates: two key-value origins with adjustable latency,
 // mismatch and error rates, and an in-page Big Segments store kept current by a "synchronizer".
 
 /** Live knobs, changed by the controls and read by every simulated call. */
@@ -15,11 +15,15 @@ export const ROUNDED_EVERY = 25;
 
 const sleep = (ms, signal) =>
   new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
+    const abort = () => {
       clearTimeout(timer);
       reject(signal.reason);
-    }, { once: true });
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', abort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', abort, { once: true });
   });
 
 /** A latency draw around `mean`: ±40% jitter, and 2% slow calls at 2–3× (what p99 shows). */

@@ -200,6 +200,21 @@ codes! {
         MigrationEventRelay = 14,
         LaunchDarklyBrowserClient = 15,
         MigratorGuard = 16,
+        MigrationConsole = 17,
+        RedisFleet = 18,
+    }
+}
+
+codes! {
+    /// What a fleet's reader makes of one published instance (`fleetStandings`): the core's
+    /// `fleet::roster::Standing`.
+    FleetStanding {
+        /// Published within `ttlMs`: shown and counted.
+        Live = 0,
+        /// Silent for longer than `ttlMs` (or its time unreadable): gone.
+        Expired = 1,
+        /// Alive, but beyond the 256 most recent publishers.
+        Dropped = 2,
     }
 }
 

@@ -185,6 +185,12 @@ impl WasmBigSegmentStoreManager {
         })
     }
 
+    /// The membership queries' latency histogram (wire form), for migrationConsole.
+    #[wasm_bindgen(js_name = storeLatencyWire)]
+    pub fn store_latency_wire(&self) -> Vec<f64> {
+        self.inner.store_latency_wire()
+    }
+
     /// Running counts (lookups, cache hits and misses, store calls), for demos and benchmarks.
     pub fn counters(&self) -> JsValue {
         serde_wasm_bindgen::to_value(&self.inner.counters()).unwrap_or(JsValue::UNDEFINED)

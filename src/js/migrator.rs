@@ -17,7 +17,7 @@ use crate::migration::{AbortFuture, DefaultStage, Migrator, Operation, Operation
 
 #[wasm_bindgen]
 pub struct WasmMigrator {
-    inner: Migrator<JsValue>,
+    pub(super) inner: Migrator<JsValue>,
 }
 
 impl WasmMigrator {

@@ -14,6 +14,8 @@ mod error;
 mod event;
 mod explain;
 mod flag_key;
+#[cfg(feature = "console")]
+mod fleet;
 mod guard;
 #[cfg(feature = "segments")]
 mod hash;

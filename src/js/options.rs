@@ -44,6 +44,8 @@ fn object_of(code: OptionsOf) -> OptionsObject {
         OptionsOf::BeaconSink => OptionsObject::BeaconSink,
         OptionsOf::MigrationEventRelay => OptionsObject::MigrationEventRelay,
         OptionsOf::LaunchDarklyBrowserClient => OptionsObject::LaunchDarklyBrowserClient,
+        OptionsOf::MigrationConsole => OptionsObject::MigrationConsole,
+        OptionsOf::RedisFleet => OptionsObject::RedisFleet,
     }
 }
 

@@ -115,6 +115,11 @@ impl<V: HostValue> Migrator<V> {
         self.shared.guard.as_ref().map(Guard::gauges).unwrap_or_default()
     }
 
+    /// The latency histograms behind `stats()`, in their wire form (see `MigrationStats`).
+    pub fn latency_wires(&self) -> [Vec<f64>; 4] {
+        self.shared.stats.borrow().latency_wires()
+    }
+
     pub fn reset_stats(&self) {
         *self.shared.stats.borrow_mut() = MigrationStats::default();
         if let Some(mismatches) = &self.shared.mismatches {

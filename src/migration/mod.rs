@@ -11,7 +11,6 @@ mod context_warning;
 pub mod delegation;
 pub mod event;
 pub mod guard;
-pub mod histogram;
 pub mod migrator;
 pub mod mismatches;
 pub mod op_tracker;
@@ -23,6 +22,8 @@ pub mod stage;
 pub mod stats;
 
 pub use crate::error::{BuildError, Error, ErrorClass, MigratorConfigError};
+/// The latency histogram lives in `util` (the fleet merges it too); named here as before.
+pub use crate::util::histogram;
 pub use builder::MigratorBuilder;
 pub use client::{DefaultStage, MigrationClient, OfferedTracker, ServedEvaluation};
 pub use delegation::{ExternalTracker, OutgoingEvent, Tracking};

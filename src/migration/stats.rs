@@ -77,6 +77,14 @@ impl MigrationStats {
         self.op(op).shed += 1;
     }
 
+    /// The four latency histograms in their wire form (read old, read new, write old, write
+    /// new), for the console and the fleet (src/fleet merges them).
+    pub fn latency_wires(&self) -> [Vec<f64>; 4] {
+        let [read_old, read_new] = &self.read.origins;
+        let [write_old, write_new] = &self.write.origins;
+        [read_old, read_new, write_old, write_new].map(|o| o.latency.to_wire())
+    }
+
     pub fn snapshot(&self) -> StatsSnapshot {
         StatsSnapshot {
             read: OperationSnapshot::of(&self.read),

@@ -140,6 +140,7 @@ impl<S: BigSegmentStore + 'static> BigSegmentStoreManager<S> {
         let clock = &self.inner.host.clock;
         let started = clock.monotonic_ms();
         let answer = with_timeout(&self.inner.host, store.get_membership(&hash), timeout_ms).await;
+        self.inner.state.borrow_mut().store_latency.record(clock.monotonic_ms() - started);
         if let Some(metrics) = &self.inner.host.metrics {
             let name = match &answer {
                 Some(Err(error)) => error.error_name(),

@@ -18,6 +18,7 @@ use super::config::{BigSegmentsConfig, ConfigError};
 use super::status::{BigSegmentStoreStatus, StatusProvider};
 use super::store::BigSegmentStore;
 use crate::host::{BackgroundInterval, Host};
+use crate::util::histogram::Histogram;
 use crate::util::shared_future::SharedFuture;
 
 /// Running counts, for demos and benchmarks; serialized (camelCase keys) as the snapshot hosts
@@ -63,6 +64,8 @@ pub(super) struct State<M: Clone + 'static> {
     pub(super) background_poll: Option<AbortHandle>,
     pub(super) closing: Option<SharedQuery<()>>,
     pub(super) counters: BigSegmentsCounters,
+    /// How long each membership query took (failures and timeouts included), for the console.
+    pub(super) store_latency: Histogram,
 }
 
 pub(super) struct Inner<S: BigSegmentStore> {
@@ -118,6 +121,7 @@ impl<S: BigSegmentStore + 'static> BigSegmentStoreManager<S> {
             background_poll: None,
             closing: None,
             counters: BigSegmentsCounters::default(),
+            store_latency: Histogram::default(),
         };
         let inner = Inner {
             store: store.map(Rc::new),
@@ -148,6 +152,12 @@ impl<S: BigSegmentStore + 'static> BigSegmentStoreManager<S> {
 
     pub fn counters(&self) -> BigSegmentsCounters {
         self.inner.state.borrow().counters
+    }
+
+    /// The membership queries' latency histogram in its wire form (`util::histogram`), for the
+    /// console (store latency, merged across a fleet like a migrator's).
+    pub fn store_latency_wire(&self) -> Vec<f64> {
+        self.inner.state.borrow().store_latency.to_wire()
     }
 
     /// Contexts currently cached (expired entries not yet looked at included).

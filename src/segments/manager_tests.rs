@@ -875,3 +875,26 @@ fn metrics_of_failed_and_timed_out_queries_carry_error_type() {
     assert_eq!(sink.sum("cutover.big_segments.store.duration", "error.type=timeout"), 0.1);
     assert_eq!(sink.total("cutover.big_segments.store_queries"), c.membership_queries as f64);
 }
+
+#[test]
+fn store_latency_records_each_membership_query_timeouts_included() {
+    let (th, store, m) = setup(config()); // query timeout 100
+    let summary = |m: &BigSegmentStoreManager<FakeStore>| {
+        crate::util::histogram::Histogram::from_wire(&m.store_latency_wire()).unwrap().summary()
+    };
+    assert_eq!(summary(&m), None);
+    store.s.membership_delay.set(Some(30.0));
+    let slot = th.start(m.get_user_membership("u1"));
+    th.advance(30.0);
+    assert!(slot.borrow_mut().take().is_some());
+    let one = summary(&m).unwrap();
+    assert_eq!((one.count, one.p50, one.max), (1, 30.0, 30.0));
+    // A cache hit asks nothing of the store; a timed-out query took the timeout.
+    ok_lookup(&th, &m, "u1");
+    store.s.membership_delay.set(Some(f64::INFINITY));
+    let slot = th.start(m.get_user_membership("u2"));
+    th.advance(100.0);
+    assert!(slot.borrow_mut().take().is_some());
+    let two = summary(&m).unwrap();
+    assert_eq!((two.count, two.max), (2, 100.0));
+}
