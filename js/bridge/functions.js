@@ -21,7 +21,7 @@ export { askClient, readAnswer, stage, takesEvents } from './answers.js';
 export { weakly } from './held.js';
 export { logTo } from './logger.js';
 export { callBoth, callEach, callOrigin, compare, notify } from './origins.js';
-export { createEvent, sendHeldEvent, trackerCall, trackerConsistency, trackerOrigin } from './trackers.js';
+export { settleTracker, trackerCall, trackerConsistency } from './trackers.js';
 export { buildEvent, ownEvent } from './events.js';
 export { handOver, partEnded, rejectPending, resolveRead, resolveWrite, signalOf } from './results.js';
 export { recordMetric } from './metrics.js';

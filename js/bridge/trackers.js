@@ -1,9 +1,11 @@
 // A flag system's own tracker (LaunchDarkly's `LDMigrationTracker` shape), its methods looked
-// up when they are called (src/js/delegation.rs), and the event it makes sent to its client.
-import { Call, Check, TrackerMethod } from '../wasm/cutover.js';
+// up when they are called (src/js/delegation.rs): the measurements the core kept for it replayed
+// onto it in one call, and the event it makes sent to its client.
+import { Call, Check, Settle, TrackerCall, TrackerField, TrackerMethod } from '../wasm/cutover.js';
 import { present } from '../util.js';
-import { trackerMethods } from './names.js';
-import { keepThrown } from './thrown.js';
+import { operationNames, originNames, trackerMethods } from './names.js';
+import { record } from './record.js';
+import { keepThrown, takeThrown } from './thrown.js';
 
 /**
  * `client.trackMigrationOp(event)`, the method looked up now.
@@ -48,42 +50,6 @@ export function trackerCall(tracker, method, a, b) {
 
 /**
  * @param {any} tracker
- * @param {unknown} origin
- * @param {number} ms
- * @param {boolean} failed
- * @returns {number} the flags `1 << TrackerMethod` of the calls that threw
- */
-export function trackerOrigin(tracker, origin, ms, failed) {
-  let threw = 0;
-  let errors;
-  try {
-    tracker.invoked(origin);
-  } catch (error) {
-    threw |= 1 << TrackerMethod.Invoked;
-    errors = [error];
-  }
-  if (present(ms)) {
-    try {
-      tracker.latency(origin, ms);
-    } catch (error) {
-      threw |= 1 << TrackerMethod.Latency;
-      (errors ??= []).push(error);
-    }
-  }
-  if (failed) {
-    try {
-      tracker.error(origin);
-    } catch (error) {
-      threw |= 1 << TrackerMethod.Error;
-      (errors ??= []).push(error);
-    }
-  }
-  if (threw) keepThrown(errors);
-  return threw;
-}
-
-/**
- * @param {any} tracker
  * @param {any} comparison
  * @param {unknown} oldValue
  * @param {unknown} newValue
@@ -105,29 +71,47 @@ export function trackerConsistency(tracker, comparison, oldValue, newValue) {
   return answer;
 }
 
-/** The event `createEvent` made, until `sendHeldEvent` sends it (src/js/bridge.rs says why). */
-let held;
-
 /**
+ * The measurements the core kept for `tracker` (the record: `TrackerField`) replayed in the
+ * order they were made, each method in its own `try`; then, when `last`, its event made and sent.
  * @param {any} tracker
- * @returns {number} a `Call`: `Done` holds the event, `Absent` when it made none
+ * @param {any} client a weak reference (held.js)
+ * @param {number} calls
+ * @param {boolean} last
+ * @returns {number} a `Settle`
  */
-export function createEvent(tracker) {
-  try {
-    held = tracker.createEvent() ?? undefined;
-    return held === undefined ? Call.Absent : Call.Done;
-  } catch (error) {
-    keepThrown(error);
-    return Call.Threw;
+export function settleTracker(tracker, client, calls, last) {
+  const r = record();
+  /** @type {unknown[] | undefined} */
+  let thrown;
+  const attempt = (/** @type {number} */ method, /** @type {unknown} */ a, /** @type {unknown} */ b = undefined) => {
+    try {
+      tracker[trackerMethods[method]](a, b);
+    } catch (error) {
+      (thrown ??= []).push(method, error);
+    }
+  };
+  const operation = r[TrackerField.Operation];
+  if (present(operation)) attempt(TrackerMethod.Op, operationNames[operation]);
+  for (let i = 0, at = TrackerField.FirstCall; i < calls; i++, at += TrackerCall.Slots) {
+    const origin = originNames[r[at + TrackerCall.Origin]];
+    attempt(TrackerMethod.Invoked, origin);
+    const latency = r[at + TrackerCall.Latency];
+    if (present(latency)) attempt(TrackerMethod.Latency, origin, latency);
+    if (r[at + TrackerCall.Failed] === 1) attempt(TrackerMethod.Error, origin);
   }
-}
-
-/**
- * @param {any} client
- * @returns {number} a `Call`
- */
-export function sendHeldEvent(client) {
-  const event = held;
-  held = undefined;
-  return sendEvent(client.deref(), event); // a weak reference (held.js)
+  let settle = Settle.Done;
+  if (last) {
+    let event;
+    try {
+      event = tracker.createEvent() ?? undefined;
+    } catch (error) {
+      (thrown ??= []).push(TrackerMethod.CreateEvent, error);
+    }
+    if (event === undefined) settle |= Settle.NoEvent;
+    else if (sendEvent(client.deref(), event) === Call.Threw) (thrown ??= []).push(trackerMethods.length, takeThrown());
+  }
+  if (thrown === undefined) return settle;
+  keepThrown(thrown);
+  return settle | Settle.Threw;
 }

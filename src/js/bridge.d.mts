@@ -4,7 +4,7 @@
 // the Rust block (names, argument counts, and types: f64/i32/u32 → number, bool → boolean,
 // &JsValue → unknown, JsValue → unknown, Array → string[], &str → string). Codes are the enums of
 // src/js/codes.rs as the glue declares them; a parameter or result named after one carries it.
-import type { Answer, Call, Check, Side, TapeStatus, TrackerMethod } from '../../js/wasm/cutover.js';
+import type { Answer, Call, Check, Settle, Side, TapeStatus, TrackerMethod } from '../../js/wasm/cutover.js';
 
 /** The names the wasm's codes stand for, once, when the wasm starts. */
 export function started(stages: string[], origins: string[], operations: string[], methods: string[]): void;
@@ -30,11 +30,8 @@ export function callEach(f: unknown, g: unknown, payload: unknown, signal: unkno
 export function compare(comparison: unknown, oldValue: unknown, newValue: unknown): Check;
 export function notify(listener: unknown, argument: unknown): Call;
 export function trackerCall(tracker: unknown, method: TrackerMethod, a: unknown, b: unknown): Call;
-/** The flags `1 << TrackerMethod` of the calls that threw. */
-export function trackerOrigin(tracker: unknown, origin: unknown, ms: number, failed: boolean): number;
 export function trackerConsistency(tracker: unknown, comparison: unknown, oldValue: unknown, newValue: unknown): Check;
-export function createEvent(tracker: unknown): Call;
-export function sendHeldEvent(client: unknown): Call;
+export function settleTracker(tracker: unknown, client: unknown, calls: number, last: boolean): Settle;
 export function ownEvent(client: unknown, context: unknown, flagKey: unknown, reason: unknown): Call;
 export function buildEvent(context: unknown, flagKey: unknown, reason: unknown): unknown;
 export function recordMetric(instrument: unknown, histogram: boolean, value: number, attributes: unknown): Call;

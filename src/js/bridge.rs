@@ -11,9 +11,7 @@
 //! One value is handed over outside a signature, named in each signature that sets it: a
 //! caller's method that threw leaves the thrown value for `takeThrown()`, and the call answers
 //! `Call::Threw` (or `Answer::Threw`, `Check::Threw`). Returning the value itself would cost a
-//! presence check per call, a crossing of its own: a shadow read through LaunchDarkly's client
-//! would go from 12 crossings to 18. Likewise `createEvent` holds the tracker's event for the
-//! `sendHeldEvent` that the core makes right after it, with no JavaScript in between.
+//! presence check per call, a crossing of its own.
 
 use wasm_bindgen::prelude::*;
 
@@ -112,24 +110,16 @@ extern "C" {
     #[wasm_bindgen(js_name = trackerCall)]
     pub fn tracker_call(tracker: &JsValue, method: u32, a: &JsValue, b: &JsValue) -> u32;
 
-    /// `tracker.invoked(origin)`, `tracker.latency(origin, ms)` unless `ms` is NaN, and
-    /// `tracker.error(origin)` when `failed`, each in its own `try`: the flags
-    /// `1 << TrackerMethod` of those that threw, their errors, in that order, as one array for
-    /// `takeThrown()`.
-    #[wasm_bindgen(js_name = trackerOrigin)]
-    pub fn tracker_origin(tracker: &JsValue, origin: &JsValue, ms: f64, failed: bool) -> u32;
-
     /// `tracker.consistency(check)` with a check that runs `comparison(old, new)`: a `Check`.
     #[wasm_bindgen(js_name = trackerConsistency)]
     pub fn tracker_consistency(tracker: &JsValue, comparison: &JsValue, old: &JsValue, new: &JsValue) -> u32;
 
-    /// `tracker.createEvent()`: a `Call`; `Done` holds the event for `sendHeldEvent`.
-    #[wasm_bindgen(js_name = createEvent)]
-    pub fn create_event(tracker: &JsValue) -> u32;
-
-    /// `client.trackMigrationOp(event)` with the event `createEvent` held: a `Call`.
-    #[wasm_bindgen(js_name = sendHeldEvent)]
-    pub fn send_held_event(client: &JsValue) -> u32;
+    /// Replays the `calls` origin calls of the record (`TrackerField`) onto `tracker`, each
+    /// method in its own `try`; then, when `last`, `tracker.createEvent()` and
+    /// `client.trackMigrationOp(event)` (`client` a weak reference, as for `askClient`): a
+    /// `Settle`.
+    #[wasm_bindgen(js_name = settleTracker)]
+    pub fn settle_tracker(tracker: &JsValue, client: &JsValue, calls: u32, last: bool) -> u32;
 
     /// Builds cutover's own `migration_op` event from the record's `EventField`s and the
     /// caller's context, and hands it to `client.trackMigrationOp`: a `Call`.

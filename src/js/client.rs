@@ -23,7 +23,8 @@ use super::value::{finite_f64, got, integer_f64, method};
 use crate::error::Error;
 use crate::migration::client::Asked;
 use crate::migration::event::CheckRatioOnWire;
-use crate::migration::{MigrationClient, OfferedTracker, OutgoingEvent, ServedEvaluation, Stage};
+use crate::migration::event::MigrationOpEvent;
+use crate::migration::{MigrationClient, OfferedTracker, ServedEvaluation, Stage};
 
 pub struct JsClient {
     /// The weak reference `bridge::weakly` made: the facade keeps the client (js/bridge/held.js).
@@ -95,13 +96,13 @@ fn take_fields(id: u32) -> Option<AnswerFields> {
     })
 }
 
-fn served_from_fields(mut f: AnswerFields) -> ServedEvaluation<JsValue> {
+fn served_from_fields(mut f: AnswerFields, client: &JsValue) -> ServedEvaluation<JsValue> {
     // NaN (no method missing) reads as no `TrackerMethod`: `NaN as u32` would be 0, `Op`.
     let missing = Some(f.number(AnswerField::MissingMethod)).filter(|n| !n.is_nan());
     let missing = missing.and_then(|n| TrackerMethod::from_code(n as u32));
     let tracker = f.tracker.take().map(|target| match missing.and_then(|m| TRACKER_METHODS.get(m as usize)) {
         Some(missing) => OfferedTracker::Unusable { missing: (*missing).to_string() },
-        None => OfferedTracker::Usable(Box::new(JsExternalTracker { target })),
+        None => OfferedTracker::Usable(Box::new(JsExternalTracker { target, client: client.clone() })),
     });
     ServedEvaluation {
         value: stage_at(f.number(AnswerField::Stage) as u32),
@@ -115,13 +116,14 @@ fn served_from_fields(mut f: AnswerFields) -> ServedEvaluation<JsValue> {
     }
 }
 
-/// What an `Answer` code (and, for objects, the fields handed over for slot `id`) says.
-fn served_from_code(code: u32, id: u32) -> Result<ServedEvaluation<JsValue>, JsValue> {
+/// What an `Answer` code (and, for objects, the fields handed over for slot `id`) says; a
+/// tracker it carries sends its event to `client`.
+fn served_from_code(code: u32, id: u32, client: &JsValue) -> Result<ServedEvaluation<JsValue>, JsValue> {
     let takes_events = code & Answer::TakesEvents as u32 != 0;
     let mut served = match Answer::from_code(code & !(Answer::TakesEvents as u32)) {
         Some(Answer::Threw) => return Err(bridge::take_thrown()),
         Some(Answer::Object) => match take_fields(id) {
-            Some(fields) => served_from_fields(fields),
+            Some(fields) => served_from_fields(fields, client),
             None => ServedEvaluation::stage(None),
         },
         Some(stage) => ServedEvaluation::stage(stage_at(stage as u32)),
@@ -137,7 +139,7 @@ pub fn served_from(answer: &JsValue) -> ServedEvaluation<JsValue> {
     let id = wait.id();
     let code = bridge::read_answer(answer, id);
     wait.release();
-    served_from_code(code, id).unwrap_or_else(|_| ServedEvaluation::stage(None))
+    served_from_code(code, id, &JsValue::UNDEFINED).unwrap_or_else(|_| ServedEvaluation::stage(None))
 }
 
 impl MigrationClient<JsValue> for JsClient {
@@ -148,24 +150,21 @@ impl MigrationClient<JsValue> for JsClient {
         let code = bridge::ask_client(&self.target, &key, context, intern(default.as_str()), id);
         if code != Answer::Pending as u32 {
             wait.release();
-            return Asked::Now(served_from_code(code, id));
+            return Asked::Now(served_from_code(code, id, &self.target));
         }
         if let Some(r) = wait.take_report() {
-            return Asked::Now(r.outcome.and_then(|_| served_from_code(r.answer, id)));
+            return Asked::Now(r.outcome.and_then(|_| served_from_code(r.answer, id, &self.target)));
         }
-        Asked::Later(wait.map(move |r| r.outcome.and_then(|_| served_from_code(r.answer, id))).boxed_local())
+        let client = self.target.clone();
+        Asked::Later(wait.map(move |r| r.outcome.and_then(|_| served_from_code(r.answer, id, &client))).boxed_local())
     }
 
     fn tracks_events(&self) -> bool {
         bridge::takes_events(&self.target)
     }
 
-    fn track_migration_op(&self, event: OutgoingEvent<JsValue>) -> Result<(), JsValue> {
-        match event {
-            OutgoingEvent::Own(e) => send_own_event(&self.target, &e),
-            // The event createEvent() held (see bridge.rs): the core sends it right after.
-            OutgoingEvent::External(_held) => bridge::call_result(bridge::send_held_event(&self.target)),
-        }
+    fn track_migration_op(&self, event: &MigrationOpEvent<JsValue>) -> Result<(), JsValue> {
+        send_own_event(&self.target, event)
     }
 
     fn check_ratio_on_wire(&self) -> CheckRatioOnWire {

@@ -96,6 +96,43 @@ codes! {
 }
 
 codes! {
+    /// A flag system's tracker's measurements in the record, written by the bindings right before
+    /// `settleTracker` (delegation.rs): the operation, then each origin call's `TrackerCall`
+    /// slots from `FirstCall`, one call after the other.
+    TrackerField {
+        /// The operation's index in the names `started` gave (NaN: none was noted).
+        Operation = 0,
+        FirstCall = 1,
+    }
+}
+
+codes! {
+    /// One origin call's slots in the record after `TrackerField::FirstCall`.
+    TrackerCall {
+        /// The origin's index in the names `started` gave.
+        Origin = 0,
+        /// Its latency in ms (NaN: not tracked).
+        Latency = 1,
+        /// 1 when it failed (`error(origin)` is replayed), else 0.
+        Failed = 2,
+        /// How many slots a call takes.
+        Slots = 3,
+    }
+}
+
+codes! {
+    /// What `settleTracker` answers, as flags: 0 when every method ran and the event was sent.
+    Settle {
+        Done = 0,
+        /// `createEvent()` made no event: nothing was sent.
+        NoEvent = 1,
+        /// Something threw: `takeThrown()` holds `[method, error, …]` pairs in the order they
+        /// threw, `method` a `TrackerMethod`, or `TrackerMethod`'s count for `trackMigrationOp`.
+        Threw = 2,
+    }
+}
+
+codes! {
     /// One origin's part of an operation's result: which origin, and whether it succeeded.
     Side {
         OldSucceeded = 0,

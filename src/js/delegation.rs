@@ -6,10 +6,10 @@ use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 
 use super::bridge::{self, call_result};
-use super::codes::{Call, Check, TrackerMethod};
-use super::intern::intern;
+use super::codes::{Check, Settle, TrackerCall, TrackerField, TrackerMethod};
+use super::record::{self, RECORD_SLOTS};
 use super::value::array_items;
-use crate::migration::{ExternalTracker, Operation, Origin};
+use crate::migration::{ExternalTracker, Measurement, Operation, Origin, Settled, SEND_METHOD};
 
 /// The tracker methods, in `TrackerMethod` order (the facade is told them when the wasm starts).
 pub const TRACKER_METHODS: [&str; 6] = ["op", "invoked", "latency", "error", "consistency", "createEvent"];
@@ -32,13 +32,13 @@ fn run_current_check() -> Result<bool, JsValue> {
     result
 }
 
-/// LaunchDarkly's `LDMigrationTracker` shape: the object alone, its methods read at each call.
+/// LaunchDarkly's `LDMigrationTracker` shape: the object alone, its methods read at each call,
+/// and the client its event goes to.
 pub struct JsExternalTracker {
     pub target: JsValue,
-}
-
-fn origin_js(origin: Origin) -> &'static JsValue {
-    intern(origin.as_str())
+    /// The flag client that answered with this tracker (a weak reference, as `JsClient` holds
+    /// it); undefined for an evaluation the caller built, which sends nothing.
+    pub client: JsValue,
 }
 
 impl JsExternalTracker {
@@ -47,36 +47,40 @@ impl JsExternalTracker {
     }
 }
 
+/// Origin calls the record holds after the operation (an operation calls each origin at most
+/// once, so two; more are replayed in further `settleTracker` calls).
+const CALLS_PER_RECORD: usize = (RECORD_SLOTS - TrackerField::FirstCall as usize) / TrackerCall::Slots as usize;
+
+/// Lays `calls` out in the record (`TrackerField`, `TrackerCall`) after `operation`.
+fn write_measurements(operation: Option<Operation>, calls: &[(Origin, Option<f64>, bool)]) {
+    let mut numbers = [f64::NAN; RECORD_SLOTS];
+    if let (Some(op), Some(slot)) = (operation, numbers.get_mut(TrackerField::Operation as usize)) {
+        *slot = op.index() as f64;
+    }
+    let starts = (TrackerField::FirstCall as usize..).step_by(TrackerCall::Slots as usize);
+    for (&(origin, latency_ms, failed), at) in calls.iter().zip(starts) {
+        let mut put = |field: TrackerCall, value: f64| {
+            if let Some(slot) = numbers.get_mut(at + field as usize) {
+                *slot = value;
+            }
+        };
+        put(TrackerCall::Origin, origin.index() as f64);
+        put(TrackerCall::Latency, latency_ms.unwrap_or(f64::NAN));
+        put(TrackerCall::Failed, if failed { 1.0 } else { 0.0 });
+    }
+    record::write(numbers);
+}
+
+/// The name of the method a `settleTracker` code stands for (`TrackerMethod`, or one past them
+/// for the client's `trackMigrationOp`).
+fn method_name(code: f64) -> &'static str {
+    match TRACKER_METHODS.get(code as usize) {
+        Some(name) => name,
+        None => SEND_METHOD,
+    }
+}
+
 impl ExternalTracker<JsValue> for JsExternalTracker {
-    fn op(&self, op: Operation) -> Result<(), JsValue> {
-        self.call(TrackerMethod::Op, intern(op.as_str()), &JsValue::UNDEFINED)
-    }
-    fn invoked(&self, origin: Origin) -> Result<(), JsValue> {
-        self.call(TrackerMethod::Invoked, origin_js(origin), &JsValue::UNDEFINED)
-    }
-    fn latency(&self, origin: Origin, ms: f64) -> Result<(), JsValue> {
-        self.call(TrackerMethod::Latency, origin_js(origin), &JsValue::from_f64(ms))
-    }
-    fn error(&self, origin: Origin) -> Result<(), JsValue> {
-        self.call(TrackerMethod::Error, origin_js(origin), &JsValue::UNDEFINED)
-    }
-    fn record_call(&self, origin: Origin, latency_ms: Option<f64>, failed: bool) -> Vec<(&'static str, JsValue)> {
-        let ms = latency_ms.unwrap_or(f64::NAN);
-        let threw = bridge::tracker_origin(&self.target, origin_js(origin), ms, failed);
-        if threw == 0 {
-            return Vec::new();
-        }
-        // What threw, in method order, as the bridge left it.
-        let mut thrown = array_items(&bridge::take_thrown()).unwrap_or_default().into_iter();
-        [TrackerMethod::Invoked, TrackerMethod::Latency, TrackerMethod::Error]
-            .into_iter()
-            .filter(|method| threw & (1 << *method as u32) != 0)
-            .map(|method| {
-                let name = TRACKER_METHODS.get(method as usize).copied().unwrap_or_default();
-                (name, thrown.next().unwrap_or(JsValue::UNDEFINED))
-            })
-            .collect()
-    }
     fn consistency(&self, check: Box<dyn FnMut() -> Result<bool, JsValue>>) -> Result<(), JsValue> {
         // The tracker calls `check` synchronously, if at all. One long-lived JavaScript function
         // runs whichever check is on top of a stack (checks may nest through re-entrant calls),
@@ -99,13 +103,34 @@ impl ExternalTracker<JsValue> for JsExternalTracker {
             Some(Check::NotRun) | None => Ok(None),
         })
     }
-    fn create_event(&self) -> Result<Option<JsValue>, JsValue> {
-        // The bridge holds the event for the `sendHeldEvent` that follows at once (no
-        // JavaScript runs in between; see bridge.rs), so what the core carries is a placeholder.
-        match Call::from_code(bridge::create_event(&self.target)) {
-            Some(Call::Done) => Ok(Some(JsValue::UNDEFINED)),
-            Some(Call::Threw) => Err(bridge::take_thrown()),
-            _ => Ok(None),
+    fn settle(&self, measurements: &[Measurement]) -> Settled<JsValue> {
+        let mut operation = None;
+        let mut calls = Vec::with_capacity(CALLS_PER_RECORD);
+        for m in measurements {
+            match *m {
+                Measurement::Op(op) => operation = Some(op),
+                Measurement::Call { origin, latency_ms, failed } => calls.push((origin, latency_ms, failed)),
+            }
+        }
+        let mut settled = Settled { made_event: false, thrown: Vec::new() };
+        let mut chunks = calls.chunks(CALLS_PER_RECORD).peekable();
+        loop {
+            let chunk = chunks.next().unwrap_or_default();
+            let last = chunks.peek().is_none();
+            write_measurements(operation.take(), chunk);
+            let code = bridge::settle_tracker(&self.target, &self.client, chunk.len() as u32, last);
+            if code & Settle::Threw as u32 != 0 {
+                let pairs = array_items(&bridge::take_thrown()).unwrap_or_default();
+                for pair in pairs.chunks(2) {
+                    if let [method, error] = pair {
+                        settled.thrown.push((method_name(method.as_f64().unwrap_or(f64::NAN)), error.clone()));
+                    }
+                }
+            }
+            if last {
+                settled.made_event = code & Settle::NoEvent as u32 == 0;
+                return settled;
+            }
         }
     }
     fn handle(&self) -> JsValue {

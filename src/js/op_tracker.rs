@@ -135,7 +135,7 @@ pub fn migration_variation(
             let (stage, tracking) = (evaluated.stage, evaluated.tracking);
             let tracker: JsValue = match tracking {
                 Tracking::Own(inner) => WasmOpTracker::wrap(inner, host).into(),
-                Tracking::External(t) => t.handle(),
+                Tracking::External(t) => t.tracker().handle(),
             };
             let out = Object::new();
             set(&out, "stage", intern(stage.as_str()));

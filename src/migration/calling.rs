@@ -118,11 +118,10 @@ impl<V: HostValue> Shared<V> {
     pub(super) fn record_origin(&self, state: &OpState<V>, origin: Origin, result: &Result<V, V>, measured: Measured) {
         let Measured { latency_ms, timed_out } = measured;
         let failed = result.is_err();
-        let host = &self.host;
         let settings = &self.settings;
         state.with_tracking(|t| {
             let latency = settings.track_latency.then_some(latency_ms);
-            t.record_call(host, origin, latency, failed && settings.track_errors)
+            t.record_call(origin, latency, failed && settings.track_errors)
         });
         self.stats.borrow_mut().record_call(state.operation, origin, CallRecord { latency_ms, failed, timed_out });
         if let Some(guarded) = state.guarded.get() {

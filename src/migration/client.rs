@@ -4,8 +4,9 @@ use std::rc::Rc;
 
 use futures::future::LocalBoxFuture;
 
-use super::delegation::{ExternalTracker, OutgoingEvent, Tracking};
+use super::delegation::{ExternalTracker, ExternalTracking, Tracking};
 use super::event::CheckRatioOnWire;
+use super::event::MigrationOpEvent;
 use super::op_tracker::{Evaluation, OpTracker};
 use super::reason::{ErrorKind, Reason};
 use super::stage::Stage;
@@ -76,7 +77,7 @@ pub trait MigrationClient<V> {
     fn migration_variation(&self, flag_key: &Rc<str>, context: &V, default: Stage) -> Asked<V>;
     /// Whether events have anywhere to go; when not, cutover does not build them.
     fn tracks_events(&self) -> bool;
-    fn track_migration_op(&self, event: OutgoingEvent<V>) -> Result<(), V>;
+    fn track_migration_op(&self, event: &MigrationOpEvent<V>) -> Result<(), V>;
     /// How cutover's own events write a check ratio of 1 for this client.
     fn check_ratio_on_wire(&self) -> CheckRatioOnWire {
         CheckRatioOnWire::OmittedWhenOne
@@ -161,7 +162,7 @@ pub async fn migration_variation<V: HostValue>(
         OpTracker::new(flag_key.clone(), context, evaluation).with_check_ratio_on_wire(ratio_rule)
     };
     let tracking = match served.tracker.take() {
-        Some(OfferedTracker::Usable(tracker)) => Tracking::External(tracker),
+        Some(OfferedTracker::Usable(tracker)) => Tracking::External(ExternalTracking::new(tracker)),
         Some(OfferedTracker::Unusable { missing }) => {
             host.error(&format!(
                 "the migration tracker for flag '{flag_key}' has no {missing}() method; cutover's own tracker is used"

@@ -11,33 +11,35 @@ use super::stage::{Operation, Origin};
 use crate::diff::Explanation;
 use crate::host::{Host, HostValue};
 
+/// One measurement of an operation, kept for a flag system's tracker until the operation ends.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Measurement {
+    /// `tracker.op(operation)`.
+    Op(Operation),
+    /// One origin call: `invoked(origin)`, then `latency(origin, ms)` when given, then
+    /// `error(origin)` when it failed.
+    Call { origin: Origin, latency_ms: Option<f64>, failed: bool },
+}
+
+/// What settling a flag system's tracker came to.
+pub struct Settled<V> {
+    /// Whether `createEvent()` made an event (then it was handed to the client).
+    pub made_event: bool,
+    /// What threw, in order, by the name of the method that threw it (a tracker method's, or
+    /// [`SEND_METHOD`] for the client's).
+    pub thrown: Vec<(&'static str, V)>,
+}
+
+/// The client method a tracker's event is handed to.
+pub const SEND_METHOD: &str = "trackMigrationOp";
+
 /// The flag system's tracker (LaunchDarkly's `LDMigrationTracker` shape). Every method may fail
 /// with a host value (a JavaScript throw); cutover logs that and goes on.
+///
+/// Its measurements are kept in the core and handed over together when the operation ends
+/// ([`Self::settle`]): one crossing into JavaScript instead of one per method (a shadow read
+/// through LaunchDarkly's client went from 12 crossings to 8; issue 32).
 pub trait ExternalTracker<V> {
-    fn op(&self, op: Operation) -> Result<(), V>;
-    fn invoked(&self, origin: Origin) -> Result<(), V>;
-    fn latency(&self, origin: Origin, ms: f64) -> Result<(), V>;
-    fn error(&self, origin: Origin) -> Result<(), V>;
-    /// One origin call's measurements in this order: `invoked`, `latency` (when given), `error`
-    /// (when the call failed). Returns what each method that threw threw, by method name. Hosts
-    /// may make the three calls in one go.
-    fn record_call(&self, origin: Origin, latency_ms: Option<f64>, failed: bool) -> Vec<(&'static str, V)> {
-        let mut thrown = Vec::new();
-        if let Err(e) = self.invoked(origin) {
-            thrown.push(("invoked", e));
-        }
-        if let Some(ms) = latency_ms {
-            if let Err(e) = self.latency(origin, ms) {
-                thrown.push(("latency", e));
-            }
-        }
-        if failed {
-            if let Err(e) = self.error(origin) {
-                thrown.push(("error", e));
-            }
-        }
-        thrown
-    }
     /// The tracker decides whether to sample, and calls `check` if it does.
     fn consistency(&self, check: Box<dyn FnMut() -> Result<bool, V>>) -> Result<(), V>;
     /// Runs the host's own comparison function through the tracker's `consistency` in one go:
@@ -47,24 +49,35 @@ pub trait ExternalTracker<V> {
     fn consistency_of(&self, _comparison: &V, _old: &V, _new: &V) -> Option<Result<Option<bool>, V>> {
         None
     }
-    /// The event to send, if the tracker made one.
-    fn create_event(&self) -> Result<Option<V>, V>;
+    /// Replays `measurements` onto the tracker in order, each method on its own (one that throws
+    /// does not stop the rest), then asks it for its event (`createEvent()`) and hands that to the
+    /// flag client's [`SEND_METHOD`].
+    fn settle(&self, measurements: &[Measurement]) -> Settled<V>;
     /// The tracker object itself, to hand back to callers of `migrationVariation`.
     fn handle(&self) -> V;
 }
 
-/// An event ready for `trackMigrationOp`.
-pub enum OutgoingEvent<V> {
-    /// Built by cutover's own tracker, in wire format.
-    Own(MigrationOpEvent<V>),
-    /// Made by the flag system's tracker; passed on untouched.
-    External(V),
+/// A flag system's tracker and the measurements kept for it.
+pub struct ExternalTracking<V> {
+    tracker: Box<dyn ExternalTracker<V>>,
+    /// An operation, two origin calls and room for one more: no allocation past the first.
+    measurements: Vec<Measurement>,
+}
+
+impl<V> ExternalTracking<V> {
+    pub fn new(tracker: Box<dyn ExternalTracker<V>>) -> Self {
+        ExternalTracking { tracker, measurements: Vec::with_capacity(4) }
+    }
+
+    pub fn tracker(&self) -> &dyn ExternalTracker<V> {
+        &*self.tracker
+    }
 }
 
 /// The tracker of one operation.
 pub enum Tracking<V> {
     Own(OpTracker<V>),
-    External(Box<dyn ExternalTracker<V>>),
+    External(ExternalTracking<V>),
 }
 
 impl<V: HostValue> Tracking<V> {
@@ -74,34 +87,16 @@ impl<V: HostValue> Tracking<V> {
         }
     }
 
-    pub fn op(&mut self, host: &Host, op: Operation) {
+    pub fn op(&mut self, op: Operation) {
         match self {
             Tracking::Own(t) => t.operation(op),
-            Tracking::External(t) => Self::guard(host, "op", t.op(op)),
-        }
-    }
-
-    pub fn invoked(&mut self, host: &Host, origin: Origin) {
-        match self {
-            Tracking::Own(t) => t.invoked(origin),
-            Tracking::External(t) => Self::guard(host, "invoked", t.invoked(origin)),
-        }
-    }
-
-    pub fn latency(&mut self, host: &Host, origin: Origin, ms: f64) {
-        match self {
-            // A latency the host measured is finite and ≥ 0; one that is not (a clock that went
-            // back) is dropped, as `OpTracker::latency` refuses it.
-            Tracking::Own(t) => {
-                let _ = t.latency(origin, ms);
-            }
-            Tracking::External(t) => Self::guard(host, "latency", t.latency(origin, ms)),
+            Tracking::External(t) => t.measurements.push(Measurement::Op(op)),
         }
     }
 
     /// An origin call's bookkeeping (SPEC A4): invoked, its latency when latency tracking is on,
     /// an error when it failed and error tracking is on.
-    pub fn record_call(&mut self, host: &Host, origin: Origin, latency_ms: Option<f64>, failed: bool) {
+    pub fn record_call(&mut self, origin: Origin, latency_ms: Option<f64>, failed: bool) {
         match self {
             Tracking::Own(t) => {
                 t.invoked(origin);
@@ -112,18 +107,7 @@ impl<V: HostValue> Tracking<V> {
                     t.error(origin);
                 }
             }
-            Tracking::External(t) => {
-                for (method, e) in t.record_call(origin, latency_ms, failed) {
-                    Self::guard(host, method, Err(e));
-                }
-            }
-        }
-    }
-
-    pub fn error(&mut self, host: &Host, origin: Origin) {
-        match self {
-            Tracking::Own(t) => t.error(origin),
-            Tracking::External(t) => Self::guard(host, "error", t.error(origin)),
+            Tracking::External(t) => t.measurements.push(Measurement::Call { origin, latency_ms, failed }),
         }
     }
 
@@ -158,6 +142,7 @@ impl<V: HostValue> Tracking<V> {
         match self {
             Tracking::Own(t) => t.consistent(host, || comparison.compare(old, new)),
             Tracking::External(t) => {
+                let t = t.tracker();
                 if let Some(direct) = comparison.handle().and_then(|f| t.consistency_of(f, old, new)) {
                     return match direct {
                         Ok(answer) => answer,
@@ -186,27 +171,31 @@ impl<V: HostValue> Tracking<V> {
         }
     }
 
-    /// The event to send, already sampled; `None` (with the reason logged) when there is none.
-    pub fn finish(&self, host: &Host) -> Option<OutgoingEvent<V>> {
+    /// Ends the operation's tracking: cutover's own event, built and sampled, for the caller to
+    /// send (`None`, with the reason logged, when there is none); a flag system's tracker gets its
+    /// measurements, makes its event and sends it itself (what it threw logged), so `None`.
+    pub fn finish(self, host: &Host) -> Option<MigrationOpEvent<V>> {
         match self {
             Tracking::Own(t) => match t.build(host.clock.epoch_ms()) {
-                Ok(event) => host.sample(t.evaluation().sampling_ratio).then_some(OutgoingEvent::Own(event)),
+                Ok(event) => host.sample(t.evaluation().sampling_ratio).then_some(event),
                 Err(e) => {
                     host.error(&format!("error generating migration op event {e}; no event will be emitted"));
                     None
                 }
             },
-            Tracking::External(t) => match t.create_event() {
-                Ok(Some(event)) => Some(OutgoingEvent::External(event)),
-                Ok(None) => {
+            Tracking::External(t) => {
+                let settled = t.tracker.settle(&t.measurements);
+                for (method, e) in settled.thrown {
+                    match method {
+                        SEND_METHOD => host.error(&format!("{SEND_METHOD} threw: {}", e.describe())),
+                        _ => Self::guard(host, method, Err(e)),
+                    }
+                }
+                if !settled.made_event {
                     host.debug("the flag system's migration tracker made no event; nothing is sent");
-                    None
                 }
-                Err(e) => {
-                    host.error(&format!("migration tracker method createEvent() threw: {}", e.describe()));
-                    None
-                }
-            },
+                None
+            }
         }
     }
 }

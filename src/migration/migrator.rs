@@ -206,7 +206,7 @@ impl<V: HostValue> Shared<V> {
     async fn evaluate(&self, state: &OpState<V>, context: V, default_stage: DefaultStage) -> Stage {
         let mut evaluated =
             migration_variation(self.client.clone(), &self.host, &state.flag_key, context, &default_stage).await;
-        evaluated.tracking.op(&self.host, state.operation);
+        evaluated.tracking.op(state.operation);
         *state.tracking.borrow_mut() = Some(evaluated.tracking);
         state.takes_events.set(evaluated.takes_events);
         state.stage.set(evaluated.stage);
@@ -380,7 +380,7 @@ impl<V: HostValue> Shared<V> {
             }
         }
         if let Some(event) = tracking.finish(&self.host) {
-            if let Err(e) = self.client.track_migration_op(event) {
+            if let Err(e) = self.client.track_migration_op(&event) {
                 self.host.error(&format!("trackMigrationOp threw: {}", e.describe()));
             }
         }

@@ -97,7 +97,6 @@ type Serve = Box<dyn Fn() -> Result<ServedEvaluation<V>, V>>;
 pub(super) struct FakeClient {
     served: RefCell<Serve>,
     pub(super) events: RefCell<Vec<Value>>,
-    pub(super) external_events: RefCell<Vec<V>>,
     defaults_seen: RefCell<Vec<Stage>>,
     tracks: bool,
     ratio_rule: crate::migration::event::CheckRatioOnWire,
@@ -115,7 +114,6 @@ impl FakeClient {
         Rc::new(FakeClient {
             served: RefCell::new(Box::new(f)),
             events: RefCell::default(),
-            external_events: RefCell::default(),
             defaults_seen: RefCell::default(),
             tracks: true,
             ratio_rule: Default::default(),
@@ -137,11 +135,8 @@ impl MigrationClient<V> for FakeClient {
     fn tracks_events(&self) -> bool {
         self.tracks
     }
-    fn track_migration_op(&self, event: OutgoingEvent<V>) -> Result<(), V> {
-        match event {
-            OutgoingEvent::Own(e) => self.events.borrow_mut().push(crate::testing::wire(&e)),
-            OutgoingEvent::External(v) => self.external_events.borrow_mut().push(v),
-        }
+    fn track_migration_op(&self, event: &super::event::MigrationOpEvent<V>) -> Result<(), V> {
+        self.events.borrow_mut().push(crate::testing::wire(event));
         Ok(())
     }
     fn check_ratio_on_wire(&self) -> crate::migration::event::CheckRatioOnWire {
@@ -648,28 +643,11 @@ pub(super) struct FakeExternal {
     pub(super) sample: bool,
     pub(super) event: Option<V>,
     pub(super) throw_on_latency: bool,
+    /// The events it sent to its client.
+    pub(super) sent: Rc<RefCell<Vec<V>>>,
 }
 
 impl ExternalTracker<V> for FakeExternal {
-    fn op(&self, op: Operation) -> Result<(), V> {
-        self.journal.push(format!("op {}", op.as_str()));
-        Ok(())
-    }
-    fn invoked(&self, origin: Origin) -> Result<(), V> {
-        self.journal.push(format!("invoked {}", origin.as_str()));
-        Ok(())
-    }
-    fn latency(&self, origin: Origin, _ms: f64) -> Result<(), V> {
-        if self.throw_on_latency {
-            return Err(text("latency broke"));
-        }
-        self.journal.push(format!("latency {}", origin.as_str()));
-        Ok(())
-    }
-    fn error(&self, origin: Origin) -> Result<(), V> {
-        self.journal.push(format!("error {}", origin.as_str()));
-        Ok(())
-    }
     fn consistency(&self, mut check: Box<dyn FnMut() -> Result<bool, V>>) -> Result<(), V> {
         if self.sample {
             let r = check()?;
@@ -677,9 +655,30 @@ impl ExternalTracker<V> for FakeExternal {
         }
         Ok(())
     }
-    fn create_event(&self) -> Result<Option<V>, V> {
+    fn settle(&self, measurements: &[Measurement]) -> Settled<V> {
+        let mut thrown = Vec::new();
+        for m in measurements {
+            match *m {
+                Measurement::Op(op) => self.journal.push(format!("op {}", op.as_str())),
+                Measurement::Call { origin, latency_ms, failed } => {
+                    self.journal.push(format!("invoked {}", origin.as_str()));
+                    if latency_ms.is_some() {
+                        match self.throw_on_latency {
+                            true => thrown.push(("latency", text("latency broke"))),
+                            false => self.journal.push(format!("latency {}", origin.as_str())),
+                        }
+                    }
+                    if failed {
+                        self.journal.push(format!("error {}", origin.as_str()));
+                    }
+                }
+            }
+        }
         self.journal.push("createEvent".into());
-        Ok(self.event.clone())
+        if let Some(event) = &self.event {
+            self.sent.borrow_mut().push(event.clone());
+        }
+        Settled { made_event: self.event.is_some(), thrown }
     }
     fn handle(&self) -> V {
         text("tracker")
@@ -691,6 +690,8 @@ fn external_tracker_receives_every_measurement_and_its_event_is_sent() {
     let f = Fixture::new(false, false);
     let tracker_journal = Rc::new(Journal::default());
     let tj = tracker_journal.clone();
+    let sent = Rc::new(RefCell::new(Vec::new()));
+    let to_client = sent.clone();
     let client = FakeClient::with(move || {
         let mut s = ServedEvaluation::stage(Some(Stage::Live));
         s.sampling_ratio = Some(0.0); // the external tracker samples, not cutover
@@ -699,16 +700,18 @@ fn external_tracker_receives_every_measurement_and_its_event_is_sent() {
             sample: true,
             event: Some(text("ld event")),
             throw_on_latency: false,
+            sent: to_client.clone(),
         })));
         Ok(s)
     });
     let m = f.migrator(client.clone());
     f.t.run(m.read(request(Stage::Off))).unwrap();
+    // The check runs when the values are there; the measurements are replayed together at the end.
     assert_eq!(
         tracker_journal.take(),
-        ["op read", "invoked old", "latency old", "invoked new", "latency new", "consistency true", "createEvent"]
+        ["consistency true", "op read", "invoked old", "latency old", "invoked new", "latency new", "createEvent"]
     );
-    assert_eq!(*client.external_events.borrow(), vec![text("ld event")]);
+    assert_eq!(*sent.borrow(), vec![text("ld event")]);
     assert!(client.events.borrow().is_empty());
     assert_eq!(m.stats().read.consistency.checked, 1);
 }
@@ -723,13 +726,14 @@ fn external_tracker_that_throws_is_logged_and_the_operation_goes_on() {
             sample: false,
             event: None,
             throw_on_latency: true,
+            sent: Rc::default(),
         })));
         Ok(s)
     });
     let r = f.t.run(f.migrator(client.clone()).read(request(Stage::Off))).unwrap();
     assert_eq!(r.result, Ok(text("old")));
     assert!(f.t.logger.messages(Level::Error).iter().any(|l| l.contains("latency broke")));
-    assert!(client.external_events.borrow().is_empty(), "createEvent gave nothing");
+    assert!(client.events.borrow().is_empty(), "createEvent gave nothing, and cutover sent none of its own");
 }
 
 #[test]
@@ -787,7 +791,6 @@ fn client_without_event_sink_builds_nothing() {
     let client = Rc::new(FakeClient {
         served: RefCell::new(Box::new(|| Ok(ServedEvaluation::stage(Some(Stage::Off))))),
         events: RefCell::default(),
-        external_events: RefCell::default(),
         defaults_seen: RefCell::default(),
         tracks: false,
         ratio_rule: Default::default(),

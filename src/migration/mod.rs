@@ -26,7 +26,7 @@ pub use crate::error::{BuildError, Error, ErrorClass, MigratorConfigError};
 pub use crate::util::histogram;
 pub use builder::MigratorBuilder;
 pub use client::{DefaultStage, MigrationClient, OfferedTracker, ServedEvaluation};
-pub use delegation::{ExternalTracker, OutgoingEvent, Tracking};
+pub use delegation::{ExternalTracker, ExternalTracking, Measurement, Settled, Tracking, SEND_METHOD};
 pub use migrator::Migrator;
 pub use mismatches::{Explainer, Mismatch, MismatchListener, MismatchSettings, Mismatches};
 pub use op_tracker::{Evaluation, OpTracker};

@@ -133,6 +133,9 @@ impl Origin {
 }
 
 impl Operation {
+    pub fn index(self) -> usize {
+        self as usize
+    }
     pub fn as_str(self) -> &'static str {
         match self {
             Operation::Read => "read",

@@ -31,7 +31,7 @@ export function declared(text) {
 
 // The Rust types the bridge uses, and the TypeScript types each may be declared as (a code
 // crosses as a u32 and is declared as its enum).
-const CODES = ['Answer', 'Call', 'Check', 'Side', 'TapeStatus', 'TrackerMethod'];
+const CODES = ['Answer', 'Call', 'Check', 'Settle', 'Side', 'TapeStatus', 'TrackerMethod'];
 const AS = {
   f64: ['number'],
   i32: ['number'],
