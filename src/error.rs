@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use crate::migration::Origin;
+use crate::vocabulary::stage::Origin;
 
 /// Which kind of JavaScript error an [`Error`] becomes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -182,7 +182,7 @@ impl fmt::Display for ConfigError {
     }
 }
 
-/// A key of an options object that its owner does not know (`crate::options`):
+/// A key of an options object that its owner does not know (src/options.rs):
 /// `<key> is not an option of <owner>`, then `; did you mean <name>?` when one is close.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnknownOptionError {

@@ -77,8 +77,8 @@ pub trait HostValue: Clone + 'static {
     /// What context validation needs of this value read as a context: only its `kind` and
     /// `key` (and a multi-kind context's attribute names and nested keys), never a copy. The
     /// default is for values never read as contexts (errors): not an object.
-    fn context_facts(&self) -> crate::migration::context::ContextFacts {
-        crate::migration::context::ContextFacts::NotAnObject
+    fn context_facts(&self) -> crate::vocabulary::context::ContextFacts {
+        crate::vocabulary::context::ContextFacts::NotAnObject
     }
     /// This value's name read as an error (a JavaScript error's `name`), for a metric's
     /// `error.type`; read only when a metric sink is installed.

@@ -11,6 +11,8 @@
 //! - [`options`]: the names each options object of the API knows; any other is refused.
 //! - [`util`]: small helpers: text for messages, numbers on the wire, the task runner, the
 //!   random generator, a shared future.
+//! - [`vocabulary`]: the words every floor shares (stages, origins, operations, context facts): a
+//!   leaf that imports nothing from the crate.
 //! - [`host`]: the traits the core needs from whoever runs it (clock, sleep, randomness,
 //!   logging, task spawning).
 //! - `js` (wasm32 only): the bindings that turn JavaScript values into core types and back.
@@ -28,6 +30,7 @@ pub mod relay;
 #[cfg(feature = "segments")]
 pub mod segments;
 pub mod util;
+pub mod vocabulary;
 
 #[cfg(target_arch = "wasm32")]
 mod js;

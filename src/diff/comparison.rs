@@ -1,10 +1,10 @@
 //! `sameStructure({ ignore })` as a consistency comparison of the migration core.
 
 use super::bounds::Bounds;
+use super::consistency::Comparison;
 use super::ignore::Ignore;
 use super::same::same_structure;
 use super::structure::Structure;
-use crate::migration::Comparison;
 
 /// The comparison `sameStructure` returns: the structural walk over the host's values.
 pub struct SameStructure<S> {

@@ -17,7 +17,8 @@
 //! - `path.rs`: [`Path`], written as a JSON Pointer and normalised (indices as `*`);
 //! - `path_table.rs`: [`PathTable`], the bounded counts of `stats().read.consistency.paths`;
 //! - `response.rs`: `sameResponse`'s options (the headers, the body bound), checked;
-//! - `comparison.rs`: [`SameStructure`], the walk as a migration [`crate::migration::Comparison`].
+//! - `consistency.rs`: [`consistency::Comparison`], the contract of a migration's consistency check;
+//! - `comparison.rs`: [`SameStructure`], the walk as such a comparison.
 //!
 //! The rules, in one place: NaN equals NaN and +0 equals -0; `Date`s compare by time value;
 //! arrays by index (their other properties are not looked at; a hole reads as `undefined`);
@@ -39,6 +40,7 @@
 
 pub mod bounds;
 pub mod comparison;
+pub mod consistency;
 pub mod difference;
 pub mod explain;
 mod frame;

@@ -4,8 +4,8 @@
 use serde_json::json;
 
 use super::arena::{n, s, Arena, Slot, Val};
+use super::consistency::Comparison;
 use super::*;
-use crate::migration::Comparison;
 
 fn ignore(patterns: &[&str]) -> Ignore {
     Ignore::compile(patterns).unwrap()

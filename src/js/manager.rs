@@ -152,7 +152,7 @@ impl WasmBigSegmentStoreManager {
     /// The status gauge's value for the last status (undefined before the first poll).
     #[wasm_bindgen(js_name = statusGauge)]
     pub fn status_gauge(&self) -> Option<f64> {
-        self.inner.last_status().map(crate::metrics::instrument::status_gauge)
+        self.inner.last_status().map(crate::segments::BigSegmentStoreStatus::gauge)
     }
 
     #[wasm_bindgen(js_name = lastStatus)]

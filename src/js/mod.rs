@@ -40,6 +40,7 @@ mod record;
 mod redis;
 #[cfg(feature = "relay")]
 mod relay;
+mod response_reading;
 mod same_response;
 mod same_structure;
 mod signal;

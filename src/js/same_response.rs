@@ -18,12 +18,13 @@ use wasm_bindgen::prelude::*;
 
 use super::bridge;
 use super::promise::wait;
-use super::same_structure::{strings, Native, WasmSameStructure};
+use super::response_reading::Reading;
+use super::same_structure::{strings, Native, NativeComparison, WasmSameStructure};
 use super::value::got;
+use crate::diff::consistency::{Comparison, Snapshot};
 use crate::diff::response::{header_not_a_string, headers_not_an_array, ResponseOptions, SAME_RESPONSE};
 use crate::diff::{pattern, Ignore};
 use crate::error::Error;
-use crate::migration::{Comparison, Snapshot};
 
 fn patterns_not_an_array() -> Error {
     pattern::not_an_array_of(SAME_RESPONSE)
@@ -31,13 +32,6 @@ fn patterns_not_an_array() -> Error {
 
 fn pattern_not_a_string(position: usize) -> Error {
     pattern::not_a_string_of(SAME_RESPONSE, position)
-}
-
-/// How `sameResponse` reads a Response: the header names (lower-case, as the array
-/// `readResponse` is given) and the body bound.
-pub struct Reading {
-    headers: JsValue,
-    max_body_bytes: f64,
 }
 
 #[wasm_bindgen]
@@ -67,6 +61,19 @@ impl WasmSameStructure {
         let names: Array = options.headers.iter().map(|name| JsValue::from_str(name)).collect();
         let reading = Reading { headers: names.into(), max_body_bytes: options.max_body_bytes };
         Ok(WasmSameStructure { native: Rc::new(Native::new(options.ignore)), reading: Some(Rc::new(reading)) })
+    }
+}
+
+impl WasmSameStructure {
+    /// The core's comparison for `MigratorBuilder#read`; `function` is the weak reference
+    /// (`bridge::weakly`) to the one `sameStructure` (or `sameResponse`) returned, handed to
+    /// trackers that call the comparison themselves.
+    pub fn comparison(&self, function: JsValue) -> Rc<dyn Comparison<JsValue>> {
+        let native = self.native.clone();
+        match &self.reading {
+            None => Rc::new(NativeComparison { native, function }),
+            Some(reading) => Rc::new(ResponseComparison { native, function, reading: reading.clone() }),
+        }
     }
 }
 

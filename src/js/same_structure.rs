@@ -16,7 +16,7 @@ use wasm_bindgen::prelude::*;
 
 use super::bridge;
 use super::codes::TapeStatus;
-use super::same_response::{Reading, ResponseComparison};
+use super::response_reading::Reading;
 use super::tape_buffer;
 use super::value::{array_items, is_array};
 use crate::diff::{pattern, same_structure, Bounds, Explanation, Ignore, Sameness};
@@ -177,23 +177,10 @@ impl WasmSameStructure {
     }
 }
 
-impl WasmSameStructure {
-    /// The core's comparison for `MigratorBuilder#read`; `function` is the weak reference
-    /// (`bridge::weakly`) to the one `sameStructure` (or `sameResponse`) returned, handed to
-    /// trackers that call the comparison themselves.
-    pub fn comparison(&self, function: JsValue) -> Rc<dyn Comparison<JsValue>> {
-        let native = self.native.clone();
-        match &self.reading {
-            None => Rc::new(NativeComparison { native, function }),
-            Some(reading) => Rc::new(ResponseComparison { native, function, reading: reading.clone() }),
-        }
-    }
-}
-
 /// `sameStructure`'s comparison inside a migrator: the walk, no JavaScript function per check.
 pub struct NativeComparison {
-    native: Rc<Native>,
-    function: JsValue,
+    pub(super) native: Rc<Native>,
+    pub(super) function: JsValue,
 }
 
 impl Comparison<JsValue> for NativeComparison {

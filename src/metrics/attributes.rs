@@ -2,7 +2,7 @@
 //! `cutover.migration.operation`, `cutover.migration.origin` and `error.type` — never a context
 //! key or hash.
 
-use crate::migration::stage::{Operation, Origin, Stage};
+use crate::vocabulary::stage::{Operation, Origin, Stage};
 
 /// What made an origin call or a store query fail.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

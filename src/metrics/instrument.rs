@@ -41,16 +41,6 @@ pub const STATUS_AVAILABLE: f64 = 0.0;
 pub const STATUS_STALE: f64 = 1.0;
 pub const STATUS_UNAVAILABLE: f64 = 2.0;
 
-/// The status gauge's value for `status`.
-#[cfg(feature = "segments")]
-pub fn status_gauge(status: crate::segments::BigSegmentStoreStatus) -> f64 {
-    match (status.available, status.stale) {
-        (false, _) => STATUS_UNAVAILABLE,
-        (true, true) => STATUS_STALE,
-        (true, false) => STATUS_AVAILABLE,
-    }
-}
-
 /// One row of the table hosts create instruments from.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct InstrumentSpec {

@@ -1,12 +1,9 @@
 //! The instrument table and the attribute rules.
 
 #[cfg(feature = "segments")]
-use super::instrument::status_gauge;
 use super::instrument::{InstrumentSpec, DURATION_BUCKETS_S};
 use super::*;
-use crate::migration::stage::{Operation, Origin, Stage};
-#[cfg(feature = "segments")]
-use crate::segments::BigSegmentStoreStatus;
+use crate::vocabulary::stage::{Operation, Origin, Stage};
 
 #[test]
 fn table_names_kinds_units_in_slot_order() {
@@ -92,16 +89,6 @@ fn error_types_are_few() {
     assert_eq!(ErrorType::named(Some(&long)).as_str(), "_OTHER");
     let max = "E".repeat(ErrorType::MAX_NAME);
     assert_eq!(ErrorType::named(Some(&max)).as_str(), max);
-}
-
-#[cfg(feature = "segments")]
-#[test]
-fn status_gauge_values() {
-    let status = |available, stale| BigSegmentStoreStatus { available, stale };
-    assert_eq!(status_gauge(status(true, false)), 0.0);
-    assert_eq!(status_gauge(status(true, true)), 1.0);
-    assert_eq!(status_gauge(status(false, false)), 2.0);
-    assert_eq!(status_gauge(status(false, true)), 2.0);
 }
 
 #[test]

@@ -11,9 +11,10 @@ use futures::future::{self, Either};
 use futures::FutureExt;
 
 use super::calling::{abortable, Called, Calling, Measured};
-use super::migrator::{single, Shared};
+use super::op_state::single;
 use super::operation::{AbortFuture, Answer};
 use super::origin::Timed;
+use super::shared::Shared;
 use super::stage::{ExecutionOrder, Operation, Origin, Stage};
 use crate::host::HostValue;
 

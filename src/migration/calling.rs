@@ -7,9 +7,10 @@ use std::rc::Rc;
 
 use futures::future::{self, Either};
 
-use super::migrator::{OpState, Shared};
+use super::op_state::OpState;
 use super::operation::AbortFuture;
 use super::origin::{CallControl, OriginFn};
+use super::shared::Shared;
 use super::stage::{Operation, Origin};
 use super::stats::CallRecord;
 use crate::host::HostValue;

@@ -13,9 +13,10 @@ use futures::future::{self, Either};
 use futures::{FutureExt, TryFutureExt};
 
 use super::background::Part;
-use super::migrator::{OpState, Shared};
 use super::mismatches::{Found, Mismatches};
+use super::op_state::OpState;
 use super::origin::Snapshot;
+use super::shared::Shared;
 use super::stage::Origin;
 use crate::host::HostValue;
 use crate::metrics::Instrument;

@@ -10,45 +10,17 @@ use super::client::{migration_variation, DefaultStage, MigrationClient};
 use super::consistency::LaterCheck;
 use super::context_warning::ContextWarning;
 use super::delegation::Tracking;
-use super::guard::{FlagView, Guard, GuardedOp, Route};
+use super::guard::{FlagView, Guard, Route};
 use super::mismatches::{Mismatch, Mismatches};
+use super::op_state::OpState;
 use super::operation::{Answer, OperationRequest, OperationResult, Outcome};
 use super::origin::{ReadOrigins, WriteOrigins};
 use super::settings::MigratorSettings;
+use super::shared::Shared;
 use super::stage::{ExecutionOrder, Operation, Origin, Stage};
 use super::stats::{MigrationStats, StatsSnapshot};
 use crate::host::{Host, HostValue};
-use crate::metrics::{Attributes, Instrument};
-
-pub(super) struct Shared<V> {
-    pub(super) settings: MigratorSettings,
-    pub(super) read: ReadOrigins<V>,
-    pub(super) write: WriteOrigins<V>,
-    client: Rc<dyn MigrationClient<V>>,
-    pub(super) host: Host,
-    pub(super) stats: RefCell<MigrationStats>,
-    pub(super) background: BackgroundParts,
-    pub(super) mismatches: Option<Mismatches<V>>,
-    context_warning: ContextWarning,
-    pub(super) guard: Option<Guard>,
-    /// Epoch ms: when it was built (a guard's `since` for a key it never saw).
-    created_at: f64,
-}
-
-/// The state of one operation, shared with the abort path.
-pub(super) struct OpState<V> {
-    pub(super) operation: Operation,
-    pub(super) flag_key: Rc<str>,
-    /// The evaluated stage, once the flag was asked (for the metrics' attributes).
-    pub(super) stage: std::cell::Cell<Stage>,
-    tracking: RefCell<Option<Tracking<V>>>,
-    takes_events: std::cell::Cell<bool>,
-    pub(super) abort_reason: RefCell<Option<V>>,
-    /// The caller's context, kept (a second reference) only with `mismatches()`.
-    pub(super) context: RefCell<Option<V>>,
-    /// With `guard()`: the operation's part in its flag key's guard, once routed.
-    pub(super) guarded: std::cell::OnceCell<GuardedOp>,
-}
+use crate::metrics::Instrument;
 
 /// Runs reads and writes by migration stage. Cheap to clone; clones share statistics.
 pub struct Migrator<V> {
@@ -169,37 +141,6 @@ impl<V: HostValue> Migrator<V> {
             shared.execute(state, request, answer).await;
         }
     }
-}
-
-impl<V: HostValue> OpState<V> {
-    fn new(operation: Operation, flag_key: Rc<str>) -> Rc<Self> {
-        Rc::new(OpState {
-            operation,
-            flag_key,
-            stage: std::cell::Cell::new(Stage::Off),
-            tracking: RefCell::new(None),
-            takes_events: std::cell::Cell::new(false),
-            abort_reason: RefCell::new(None),
-            context: RefCell::new(None),
-            guarded: std::cell::OnceCell::new(),
-        })
-    }
-
-    /// The attributes of this operation's measurements.
-    pub(super) fn attributes(&self) -> Attributes<'_> {
-        Attributes::operation(&self.flag_key, self.stage.get(), self.operation)
-    }
-
-    pub(super) fn with_tracking(&self, f: impl FnOnce(&mut Tracking<V>)) {
-        if let Some(t) = self.tracking.borrow_mut().as_mut() {
-            f(t);
-        }
-    }
-}
-
-/// The outcome of an operation the caller gets one result of.
-pub(super) fn single<V>(origin: Origin, result: Result<V, V>) -> Outcome<V> {
-    Outcome { authoritative: OperationResult { origin, result }, non_authoritative: None }
 }
 
 impl<V: HostValue> Shared<V> {

@@ -6,24 +6,26 @@ pub mod builder;
 mod calling;
 pub mod client;
 mod consistency;
-pub mod context;
 mod context_warning;
 pub mod delegation;
 pub mod event;
 pub mod guard;
 pub mod migrator;
 pub mod mismatches;
+mod op_state;
 pub mod op_tracker;
 pub mod operation;
 pub mod origin;
 pub mod reason;
 pub mod settings;
-pub mod stage;
+mod shared;
 pub mod stats;
 
 pub use crate::error::{BuildError, Error, ErrorClass, MigratorConfigError};
 /// The latency histogram lives in `util` (the fleet merges it too); named here as before.
 pub use crate::util::histogram;
+/// The vocabulary the migration core shares with every floor, named here as before.
+pub use crate::vocabulary::{context, stage};
 pub use builder::MigratorBuilder;
 pub use client::{DefaultStage, MigrationClient, OfferedTracker, ServedEvaluation};
 pub use delegation::{ExternalTracker, ExternalTracking, Measurement, Settled, Tracking, SEND_METHOD};

@@ -5,6 +5,7 @@ use std::rc::Rc;
 
 use super::store::StoreMetadata;
 use crate::host::Host;
+use crate::metrics::instrument::{STATUS_AVAILABLE, STATUS_STALE, STATUS_UNAVAILABLE};
 
 /// The health of the Big Segment store as last seen by a poll; serialized as the status object
 /// hosts hand out (`{available, stale}`).
@@ -19,6 +20,15 @@ pub struct BigSegmentStoreStatus {
 impl BigSegmentStoreStatus {
     /// The status recorded when the store could not be asked (failure, timeout, no store).
     pub const UNAVAILABLE: BigSegmentStoreStatus = BigSegmentStoreStatus { available: false, stale: false };
+
+    /// The value of the status gauge (`cutover.big_segments.status`) for this status.
+    pub fn gauge(self) -> f64 {
+        match (self.available, self.stale) {
+            (false, _) => STATUS_UNAVAILABLE,
+            (true, true) => STATUS_STALE,
+            (true, false) => STATUS_AVAILABLE,
+        }
+    }
 
     /// The status after a successful metadata query answered `metadata` at `now_epoch_ms`:
     /// stale when there is no metadata, no `lastUpToDate`, or
@@ -116,6 +126,15 @@ impl StatusProvider {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_gauge_says_available_stale_or_unavailable() {
+        let status = |available, stale| super::BigSegmentStoreStatus { available, stale };
+        assert_eq!(status(true, false).gauge(), 0.0);
+        assert_eq!(status(true, true).gauge(), 1.0);
+        assert_eq!(status(false, false).gauge(), 2.0);
+        assert_eq!(status(false, true).gauge(), 2.0);
+    }
+
     use super::*;
     use crate::host::Level;
     use crate::testing::TestHost;
