@@ -175,8 +175,10 @@ const skipMigrations = existsSync(join(MIGRATIONS_DIR, 'migrations_bg.wasm')) ? 
 // Issue 33's target for this page is 60,000 B gzipped (not met: bench/scenarios/migrations-page-bytes.mjs
 // reports it, with brotli). This bound is today's figure, 87,218 B (talc as the allocator,
 // --strip-target-features), plus 2%: it keeps the page from growing unnoticed.
-// Measured 95,433 B with guard() in the migrations wasm (87,218 before it); the 60,000 B target is not met.
-const MIGRATIONS_PAGE_BOUND = 96_000;
+// Measured 95,433 B with guard() in the migrations wasm (87,218 before it); 96,113 B with the
+// console's merge and a flag system's tracker settled in one call (issue 32: its measurements
+// kept in the core, +313 B of gzipped wasm). The 60,000 B target is not met.
+const MIGRATIONS_PAGE_BOUND = 96_500;
 test(`cutover/migrations: the size target's page, JS + wasm gzipped, is at most ${MIGRATIONS_PAGE_BOUND} B (target 60,000 B, not met)`, { skip: skipMigrations, timeout: 20_000 }, async (t) => {
   const { buildPage } = await import(pathToFileURL(join(ROOT_DIR, 'bench/lib/page-size.mjs')).href);
   const page = await buildPage('migrations');
