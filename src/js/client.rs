@@ -66,6 +66,9 @@ impl AnswerFields {
     }
 }
 
+// Why a thread_local: `answerFields` is an export the bridge calls with a slot id and no handle
+// to the operation that waits, so what it hands over waits here, by id, for that operation
+// (usually one entry; none is left once the operations that asked have taken theirs).
 thread_local! {
     /// Answer objects read by the bridge, by slot id, until the waiting operation takes them.
     static ANSWERS: RefCell<Vec<(u32, AnswerFields)>> = const { RefCell::new(Vec::new()) };

@@ -16,6 +16,10 @@ pub const TRACKER_METHODS: [&str; 6] = ["op", "invoked", "latency", "error", "co
 
 type PendingCheck = Box<dyn FnMut() -> Result<bool, JsValue>>;
 
+// Why a thread_local: a flag system's tracker is handed one JavaScript function for its
+// consistency check, made once for the instance (CHECK_FN) instead of a wasm closure per operation
+// (a closure is a JavaScript function, a table entry and a box, made and dropped each time); the
+// check it runs is the top of CHECKS, a stack because checks nest through re-entrant calls.
 thread_local! {
     static CHECKS: RefCell<Vec<PendingCheck>> = const { RefCell::new(Vec::new()) };
     static CHECK_FN: Closure<dyn FnMut() -> Result<bool, JsValue>> = Closure::new(run_current_check);

@@ -12,6 +12,8 @@ use super::value::string_arg;
 /// A remembered flag key: the JavaScript string and its text.
 type FlagKeyMemo = std::thread::LocalKey<RefCell<Option<(JsValue, Rc<str>)>>>;
 
+// Why a thread_local: the memo must outlive the calls it spares (a flag key crosses in with each
+// operation and out to the flag client), and a `static` cannot hold a `JsValue`.
 thread_local! {
     /// The last flag key that crossed the boundary, as a JavaScript string and as text. A
     /// program asks about few flags, so both copies (in from the caller, out to the flag

@@ -143,6 +143,9 @@ struct HostParts {
     console: Rc<ConsoleLogger>,
 }
 
+// Why a thread_local: the parts are the same for every migrator and manager of this wasm instance
+// (one clock, one generator seeded once from Math.random, one console), shared as `Rc`s, which a
+// `static` cannot hold; without it each builder would allocate five and seed its own generator.
 thread_local! {
     static PARTS: HostParts = HostParts {
         clock: Rc::new(JsClock),

@@ -7,6 +7,8 @@ type Interned = ((usize, usize), &'static JsValue);
 /// Slots of the direct-mapped table in front of the sorted list of interned strings.
 const FRONT_SLOTS: usize = 256;
 
+// Why a thread_local: JavaScript strings of the crate's literals (stage, origin and method names)
+// made once per instance and reused by every call; a `static` cannot hold a `JsValue`.
 thread_local! {
     /// Every interned string, sorted by the literal's (address, length). Each is made once and
     /// lives for the program: there are as many as there are literals that ask.

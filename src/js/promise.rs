@@ -37,6 +37,9 @@ pub struct Report {
     second: Option<(JsResult, f64)>,
 }
 
+// Why a thread_local: the bridge reports settlements through free exports (`deliver`,
+// `deliverTimed`, `deliverBoth`, `answered`) with a slot id, not a handle, so the slots live with
+// the instance: one table for every pending wait (crate::util::slots), reused as they settle.
 thread_local! {
     /// The slots the bridge reports to (the table and its rules: `crate::util::slots`).
     static SLOTS: RefCell<Slots<Report>> = const { RefCell::new(Slots::new()) };
