@@ -66,9 +66,9 @@ pub enum End {
     Bound(BoundHit),
 }
 
-/// One side of a position: absent (the key or index is not there), or present, with its value
+/// What one side of a position holds: absent (the key or index is not there), or present, with its value
 /// read (`None` when the sink does not want a lone side's value).
-enum Side<V> {
+enum Presence<V> {
     Absent,
     Present(Option<Result<V, V>>),
 }
@@ -158,15 +158,15 @@ impl<'a, S: Structure> Walk<'a, S> {
     }
 
     /// Both sides of the top frame's child `index`.
-    fn read(&self, index: usize) -> (Side<S::Value>, Side<S::Value>) {
-        let Some(frame) = self.frames.last() else { return (Side::Absent, Side::Absent) };
-        let Some(slot) = frame.slot(index) else { return (Side::Absent, Side::Absent) };
+    fn read(&self, index: usize) -> (Presence<S::Value>, Presence<S::Value>) {
+        let Some(frame) = self.frames.last() else { return (Presence::Absent, Presence::Absent) };
+        let Some(slot) = frame.slot(index) else { return (Presence::Absent, Presence::Absent) };
         let read = |parent: &S::Value, at: Option<usize>, wanted: bool| {
-            let Some(at) = at else { return Side::Absent };
+            let Some(at) = at else { return Presence::Absent };
             if !wanted {
-                return Side::Present(None);
+                return Presence::Present(None);
             }
-            Side::Present(Some(match slot.key {
+            Presence::Present(Some(match slot.key {
                 Ok(key) => self.structure.property(parent, key, at),
                 Err(index) => self.structure.element(parent, index),
             }))
@@ -178,25 +178,27 @@ impl<'a, S: Structure> Walk<'a, S> {
     /// One position whose sides have been read.
     fn visit(
         &mut self,
-        old: Side<S::Value>,
-        new: Side<S::Value>,
+        old: Presence<S::Value>,
+        new: Presence<S::Value>,
         states: States,
         sink: &mut impl FnMut(Difference<S::Value>) -> Flow,
     ) -> Option<End> {
         let (old, new) = match (old, new) {
-            (Side::Absent, Side::Absent) => return None,
-            (Side::Present(Some(Ok(a))), Side::Present(Some(Ok(b)))) => return self.compare(a, b, states, sink),
-            (Side::Present(old), Side::Absent) => {
+            (Presence::Absent, Presence::Absent) => return None,
+            (Presence::Present(Some(Ok(a))), Presence::Present(Some(Ok(b)))) => {
+                return self.compare(a, b, states, sink)
+            }
+            (Presence::Present(old), Presence::Absent) => {
                 let (value, thrown) = split(old);
                 let unreadable = thrown.map(|t| Unreadable { old: Some(t), new: None });
                 return self.report(DifferenceKind::Removed, value, None, unreadable, sink);
             }
-            (Side::Absent, Side::Present(new)) => {
+            (Presence::Absent, Presence::Present(new)) => {
                 let (value, thrown) = split(new);
                 let unreadable = thrown.map(|t| Unreadable { old: None, new: Some(t) });
                 return self.report(DifferenceKind::Added, None, value, unreadable, sink);
             }
-            (Side::Present(old), Side::Present(new)) => (split(old), split(new)),
+            (Presence::Present(old), Presence::Present(new)) => (split(old), split(new)),
         };
         // Both present, at least one read failed.
         let unreadable = Unreadable { old: old.1, new: new.1 };

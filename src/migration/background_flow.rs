@@ -12,7 +12,7 @@ use futures::FutureExt;
 
 use super::calling::{abortable, Called, Calling, Measured};
 use super::op_state::single;
-use super::operation::{AbortFuture, Answer};
+use super::operation::{AbortFuture, Reply};
 use super::origin::Timed;
 use super::shared::Shared;
 use super::stage::{ExecutionOrder, Operation, Origin, Stage};
@@ -29,7 +29,7 @@ impl<V: HostValue> Shared<V> {
         mut abort: Option<AbortFuture<V>>,
         answer: A,
     ) where
-        A: Answer<V>,
+        A: Reply<V>,
     {
         let state = op.state;
         let plan = op.route.read_plan(stage);
@@ -53,7 +53,7 @@ impl<V: HostValue> Shared<V> {
                 Ok(result) => {
                     let outcome = single(auth, result);
                     self.finish(state, stage);
-                    self.answered(answer(Ok(&outcome), false));
+                    self.replied(answer(Ok(&outcome), false));
                 }
                 Err(reason) => self.aborted(state, &reason, answer),
             };
@@ -68,7 +68,7 @@ impl<V: HostValue> Shared<V> {
             Ok(Either::Left((auth_called, _))) => {
                 let auth_snapshot = self.snapshot(&auth_called.0);
                 let outcome = single(auth, auth_called.0);
-                self.answered(answer(Ok(&outcome), true));
+                self.replied(answer(Ok(&outcome), true));
                 (((outcome.authoritative.result, auth_called.1), other_call.await), auth_snapshot)
             }
             Ok(Either::Right((other_called, _))) => match abortable(&mut abort, auth_call, state).await {
@@ -80,7 +80,7 @@ impl<V: HostValue> Shared<V> {
                 Ok((auth_result, auth_measured)) => {
                     let auth_snapshot = self.snapshot(&auth_result);
                     let outcome = single(auth, auth_result);
-                    self.answered(answer(Ok(&outcome), true));
+                    self.replied(answer(Ok(&outcome), true));
                     (((outcome.authoritative.result, auth_measured), other_called), auth_snapshot)
                 }
             },
@@ -124,7 +124,7 @@ impl<V: HostValue> Shared<V> {
         abort: Option<AbortFuture<V>>,
         answer: A,
     ) where
-        A: Answer<V>,
+        A: Reply<V>,
     {
         let plan = op.route.write_plan(stage);
         self.authoritative_first(op, stage, (abort, answer), plan.authoritative, plan.non_authoritative).await;
@@ -141,7 +141,7 @@ impl<V: HostValue> Shared<V> {
         auth: Origin,
         other: Option<Origin>,
     ) where
-        A: Answer<V>,
+        A: Reply<V>,
     {
         let state = op.state;
         let (outcome, auth_measured) = match abortable(&mut abort, self.call_unrecorded(op, auth), state).await {
@@ -158,10 +158,10 @@ impl<V: HostValue> Shared<V> {
                 self.shed(state);
             }
             self.finish(state, stage);
-            return self.answered(answer(Ok(&outcome), false));
+            return self.replied(answer(Ok(&outcome), false));
         };
         let auth_snapshot = if read { self.snapshot(auth_result) } else { None };
-        self.answered(answer(Ok(&outcome), true));
+        self.replied(answer(Ok(&outcome), true));
         // Recorded (tracker, statistics, metrics) with the authoritative one; no caller waits for it.
         let (other_result, other_measured) = self.call_unrecorded(op, other).await;
         self.record_origin(state, auth, auth_result, auth_measured);

@@ -11,7 +11,7 @@ use futures::FutureExt;
 use serde_json::{json, Value};
 
 use super::migrator_tests::{abortable, request, strip_latency, text, FakeClient, Fixture, V};
-use super::test_runs::{Answer, AnswerSlot, Runs};
+use super::test_runs::{AnswerSlot, Replied, Runs};
 use super::*;
 use crate::host::Level;
 
@@ -38,7 +38,7 @@ fn start(
     (slot, ended)
 }
 
-fn answer(slot: &AnswerSlot<V>) -> Option<Answer<V>> {
+fn answer(slot: &AnswerSlot<V>) -> Option<Replied<V>> {
     slot.borrow().clone()
 }
 

@@ -13,7 +13,7 @@ use super::delegation::Tracking;
 use super::guard::{FlagView, Guard, Route};
 use super::mismatches::{Mismatch, Mismatches};
 use super::op_state::OpState;
-use super::operation::{Answer, OperationRequest, OperationResult, Outcome};
+use super::operation::{OperationRequest, OperationResult, Outcome, Reply};
 use super::origin::{ReadOrigins, WriteOrigins};
 use super::settings::MigratorSettings;
 use super::shared::Shared;
@@ -133,7 +133,7 @@ impl<V: HostValue> Migrator<V> {
         answer: A,
     ) -> impl Future<Output = ()> + 'static
     where
-        A: Answer<V> + 'static,
+        A: Reply<V> + 'static,
     {
         let shared = self.shared.clone();
         async move {
@@ -158,7 +158,7 @@ impl<V: HostValue> Shared<V> {
     /// or partly in the background), count it, send its event, answer the caller.
     async fn execute<A>(self: Rc<Self>, state: Rc<OpState<V>>, request: OperationRequest<V>, answer: A)
     where
-        A: Answer<V>,
+        A: Reply<V>,
     {
         let OperationRequest { flag_key: _, context, default_stage, payload, mut abort } = request;
         let cancellable = abort.is_some() || self.settings.origin_timeout_ms.is_some();
@@ -189,7 +189,7 @@ impl<V: HostValue> Shared<V> {
                 if later.is_none() {
                     self.finish(&state, stage);
                 }
-                self.answered(answer(Ok(&outcome), later.is_some()));
+                self.replied(answer(Ok(&outcome), later.is_some()));
                 if let Some((later, part)) = later {
                     // The caller's signal aborts an operation only until it resolves.
                     drop(abort);
@@ -237,17 +237,17 @@ impl<V: HostValue> Shared<V> {
     /// The caller aborted: a write sends the event of the origins that completed.
     pub(super) fn aborted<A>(&self, state: &OpState<V>, reason: &V, answer: A)
     where
-        A: Answer<V>,
+        A: Reply<V>,
     {
         if state.operation == Operation::Write {
             self.host.warn("Migration write was cancelled before completion");
             self.send_event(state);
         }
-        self.answered(answer(Err(reason), false));
+        self.replied(answer(Err(reason), false));
     }
 
     /// What handing the outcome over came to: a `waitUntil` that threw is logged, nothing more.
-    pub(super) fn answered(&self, handed: Result<(), V>) {
+    pub(super) fn replied(&self, handed: Result<(), V>) {
         if let Err(thrown) = handed {
             self.host.error(&format!("waitUntil threw: {}", thrown.describe()));
         }

@@ -32,7 +32,7 @@ pub use delegation::{ExternalTracker, ExternalTracking, Measurement, Settled, Tr
 pub use migrator::Migrator;
 pub use mismatches::{Explainer, Mismatch, MismatchListener, MismatchSettings, Mismatches};
 pub use op_tracker::{Evaluation, OpTracker};
-pub use operation::{AbortFuture, Answer, OperationRequest, OperationResult, Outcome, WriteResult};
+pub use operation::{AbortFuture, OperationRequest, OperationResult, Outcome, Reply, WriteResult};
 pub use origin::{
     CallControl, Comparison, ExplainedCheck, OriginCall, OriginFn, ReadOrigins, Snapshot, Timed, WriteOrigins,
 };

@@ -40,6 +40,6 @@ pub struct OperationRequest<V> {
 /// What a migrator hands the caller's outcome to, once (`Migrator::run`): the outcome or the
 /// abort reason, and whether a background part goes on. An `Err` is what the host's `waitUntil`
 /// threw (logged, nothing more).
-pub trait Answer<V>: FnOnce(Result<&Outcome<V>, &V>, bool) -> Result<(), V> {}
+pub trait Reply<V>: FnOnce(Result<&Outcome<V>, &V>, bool) -> Result<(), V> {}
 
-impl<V, F: FnOnce(Result<&Outcome<V>, &V>, bool) -> Result<(), V>> Answer<V> for F {}
+impl<V, F: FnOnce(Result<&Outcome<V>, &V>, bool) -> Result<(), V>> Reply<V> for F {}

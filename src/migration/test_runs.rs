@@ -11,10 +11,10 @@ use super::stage::Operation;
 use crate::host::HostValue;
 
 /// What the caller was answered, and whether a background part went on after it.
-pub type Answer<V> = (Result<Outcome<V>, V>, bool);
+pub type Replied<V> = (Result<Outcome<V>, V>, bool);
 
 /// The caller's answer of an operation, filled in when the migrator hands it over.
-pub type AnswerSlot<V> = Rc<RefCell<Option<Answer<V>>>>;
+pub type AnswerSlot<V> = Rc<RefCell<Option<Replied<V>>>>;
 
 pub trait Runs<V> {
     /// Starts `operation`; the returned slot holds the caller's answer once it was handed over,
