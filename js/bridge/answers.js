@@ -34,14 +34,14 @@ let methods, m0, m1, m2, m3, m4, m5;
  * @returns {number}
  */
 export function readAnswer(answer, id) {
-  return classify(answer, id, NaN);
+  return sendFields(answer, id, NaN);
 }
 
 /**
  * An answer object's fields into the record, then `answerFields(id, reason, tracker)`;
  * `settles` is the `Answer` code to settle slot `id` with (NaN: the answer came synchronously).
  */
-function classify(answer, id, settles) {
+function sendFields(answer, id, settles) {
   // All fields in one try (the usual answer is a plain object); when one read throws, each
   // is read again on its own and a throwing one is absent.
   let value, reason, tracker, variation, version, checkRatio, samplingRatio;
@@ -91,7 +91,7 @@ function classify(answer, id, settles) {
 
 function classify(answer, id) {
   if (typeof answer === 'string') return stage(answer);
-  return isObject(answer) ? classify(answer, id, NaN) : Answer.NotAStage;
+  return isObject(answer) ? sendFields(answer, id, NaN) : Answer.NotAStage;
 }
 
 /**
@@ -121,7 +121,7 @@ export function askClient(client, flagKey, context, defaultStage, id) {
     promise,
     (result) => {
       // An object answer's fields and the settlement cross in one call.
-      if (typeof result !== 'string' && isObject(result)) classify(result, id, Answer.Object | takes);
+      if (typeof result !== 'string' && isObject(result)) sendFields(result, id, Answer.Object | takes);
       else answered(id, classify(result, id) | takes);
     },
     (error) => deliver(id, false, error),
