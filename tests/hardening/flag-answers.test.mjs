@@ -133,7 +133,10 @@ test('a usable tracker receives every measurement in order, and its event is wha
   const tracker = recordingTracker();
   const { m, sent } = migrator(c, () => ({ value: 'shadow', tracker }), capture().logger);
   await m.read('flag', CTX, 'off');
-  assert.deepEqual(tracker.calls[0], ['op', 'read']);
+  // The check runs when both values are there; the other measurements are replayed together when
+  // the operation ends (one crossing): the operation, then each call, then createEvent.
+  assert.deepEqual(tracker.calls[0], ['consistency', false]);
+  assert.deepEqual(tracker.calls[1], ['op', 'read']);
   assert.deepEqual(
     tracker.calls.filter((x) => x[0] === 'invoked').map((x) => x[1]).sort(),
     ['new', 'old'],
