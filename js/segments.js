@@ -89,7 +89,7 @@ export class BigSegmentStoreManager {
       const repeated = this.#lastKey.repeated(contextKey);
       ready = this.#inner.lookupNow(repeated ? undefined : contextKey, now());
     }
-    if (ready !== undefined) return ready; // a resolved promise, shared by warm lookups
+    if (ready !== undefined) return Promise.resolve(ready); // the cached answer object
     return new Promise((resolve, reject) => this.#inner.getUserMembership(contextKey, resolve, reject));
   }
   /** Lookups, cache hits/misses and store calls so far (beyond the anchors, for dashboards). */

@@ -32,7 +32,7 @@ fn js_error(e: StoreError<JsValue>) -> JsValue {
 
 /// A null-prototype `{ ref: included }` object of a Rust store's entries.
 pub fn entries_object(entries: &[(String, bool)]) -> Object {
-    let o = Object::create(&JsValue::NULL.into());
+    let o = super::store::null_prototype_object();
     for (r, included) in entries {
         let _ = js_sys::Reflect::set(&o, &JsValue::from_str(r), &JsValue::from_bool(*included));
     }
