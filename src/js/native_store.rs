@@ -22,17 +22,19 @@ pub struct NativeStore {
     inner: Rc<dyn SchemaStore<HostError = JsValue>>,
 }
 
-/// The host's own error as it was; a malformed answer as an `Error` with the core's message.
+/// The host's own error as it was; a malformed answer as an `Error` with the core's message, a
+/// membership refused as too wide as a `RangeError` with it.
 fn js_error(e: StoreError<JsValue>) -> JsValue {
     match e {
         StoreError::Host(e) => e,
         StoreError::Malformed(m) => js_sys::Error::new(&m).into(),
+        StoreError::TooWide(w) => js_sys::RangeError::new(&w.to_string()).into(),
     }
 }
 
 /// A null-prototype `{ ref: included }` object of a Rust store's entries.
 pub fn entries_object(entries: &[(String, bool)]) -> Object {
-    let o = super::store::null_prototype_object();
+    let o = Object::create(&JsValue::NULL.into());
     for (r, included) in entries {
         let _ = js_sys::Reflect::set(&o, &JsValue::from_str(r), &JsValue::from_bool(*included));
     }

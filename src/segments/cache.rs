@@ -4,8 +4,6 @@
 //! Both are plain data structures: they never call out (no store, logger or listener), so the
 //! manager can use them inside a short `RefCell` borrow.
 
-use std::collections::HashMap;
-
 use futures::future::LocalBoxFuture;
 
 use super::cache_index::KeyIndex;
@@ -90,7 +88,7 @@ impl<M: Clone> MembershipCache<M> {
     /// The slot of `key`, if it is cached.
     fn find(&self, key: &str) -> Option<u32> {
         let nodes = &self.nodes;
-        self.index.get(key, |slot| nodes.get(slot as usize).map(|n| &*n.key))
+        self.index.get(key, &|slot| nodes.get(slot as usize).map(|n| &*n.key))
     }
 
     /// Takes `slot` out of the recency list (it stays allocated).
@@ -130,13 +128,13 @@ impl<M: Clone> MembershipCache<M> {
         let Some(node) = nodes.get(slot as usize) else {
             return;
         };
-        self.index.remove(&node.key, key_of);
+        self.index.remove(&node.key, &key_of);
         let last = nodes.len() - 1;
         if slot as usize != last {
             let Some((key, newer, older)) = nodes.get(last).map(|n| (&n.key, n.newer, n.older)) else {
                 return;
             };
-            self.index.relocate(key, slot, key_of);
+            self.index.relocate(key, slot, &key_of);
             match self.node_mut(newer) {
                 Some(n) => n.older = slot,
                 None => self.newest = slot,
@@ -190,7 +188,7 @@ impl<M: Clone> MembershipCache<M> {
         let slot = slot as u32;
         let nodes = &self.nodes;
         if let Some(node) = nodes.get(slot as usize) {
-            self.index.insert(&node.key, slot, |s| nodes.get(s as usize).map(|n| &*n.key));
+            self.index.insert(&node.key, slot, &|s| nodes.get(s as usize).map(|n| &*n.key));
         }
         self.push_newest(slot);
     }
@@ -210,22 +208,40 @@ pub type SharedQuery<T> = SharedFuture<T>;
 /// In-flight queries by key, so concurrent misses for one key share one store call.
 ///
 /// The query future is expected to call [`SingleFlight::finish`] with its id when it settles;
-/// the id guards against removing a newer query for the same key.
+/// the id guards against removing a newer query for the same key. Found through a [`KeyIndex`]
+/// as the cache's nodes are (no hash map instantiated for it: less wasm).
 pub struct SingleFlight<T: Clone> {
-    queries: HashMap<String, (u64, SharedQuery<T>)>,
+    queries: Vec<(Box<str>, u64, SharedQuery<T>)>,
+    index: KeyIndex,
     next_id: u64,
 }
 
 impl<T: Clone> Default for SingleFlight<T> {
     fn default() -> Self {
-        SingleFlight { queries: HashMap::new(), next_id: 0 }
+        SingleFlight { queries: Vec::new(), index: KeyIndex::default(), next_id: 0 }
     }
 }
 
 impl<T: Clone + 'static> SingleFlight<T> {
+    fn slot(&self, key: &str) -> Option<usize> {
+        let queries = &self.queries;
+        self.index.get(key, &|s| queries.get(s as usize).map(|q| &*q.0)).map(|s| s as usize)
+    }
+
+    /// Removes the query in `slot`; the last one moves into its place.
+    fn remove_slot(&mut self, slot: usize) -> Option<SharedQuery<T>> {
+        let queries = &self.queries;
+        let key_of = |s: u32| queries.get(s as usize).map(|q| &*q.0);
+        self.index.remove(&queries.get(slot)?.0, &key_of);
+        if let Some((last, _, _)) = queries.last().filter(|_| slot + 1 < queries.len()) {
+            self.index.relocate(last, slot as u32, &key_of);
+        }
+        Some(self.queries.swap_remove(slot).2)
+    }
+
     /// The query in flight for `key`, if any.
     pub fn join(&self, key: &str) -> Option<SharedQuery<T>> {
-        self.queries.get(key).map(|(_, query)| query.clone())
+        self.queries.get(self.slot(key)?).map(|(_, _, query)| query.clone())
     }
 
     /// Registers a new query for `key`. `make` receives the query's id and must build the
@@ -234,17 +250,25 @@ impl<T: Clone + 'static> SingleFlight<T> {
         self.next_id = self.next_id.wrapping_add(1);
         let id = self.next_id;
         let query = SharedFuture::new(make(id));
-        self.queries.insert(key, (id, query.clone()));
+        if let Some(slot) = self.slot(&key) {
+            self.remove_slot(slot);
+        }
+        let slot = self.queries.len() as u32;
+        self.queries.push((key.into_boxed_str(), id, query.clone()));
+        let queries = &self.queries;
+        if let Some((key, _, _)) = queries.last() {
+            self.index.insert(key, slot, &|s| queries.get(s as usize).map(|q| &*q.0));
+        }
         query
     }
 
     /// Forgets the query `id` for `key` and returns its handle (for the caller to drop outside
     /// any borrow); a no-op when a different query is registered.
     pub fn finish(&mut self, key: &str, id: u64) -> Option<SharedQuery<T>> {
-        if matches!(self.queries.get(key), Some((current, _)) if *current == id) {
-            self.queries.remove(key).map(|(_, query)| query)
-        } else {
-            None
+        let slot = self.slot(key)?;
+        match self.queries.get(slot) {
+            Some((_, current, _)) if *current == id => self.remove_slot(slot),
+            _ => None,
         }
     }
 
@@ -258,7 +282,8 @@ impl<T: Clone + 'static> SingleFlight<T> {
 
     /// Removes and returns every query (so the caller can drop them outside a borrow).
     pub fn take_all(&mut self) -> Vec<SharedQuery<T>> {
-        self.queries.drain().map(|(_, (_, query))| query).collect()
+        self.index.clear();
+        self.queries.drain(..).map(|(_, _, query)| query).collect()
     }
 }
 

@@ -1,7 +1,7 @@
 //! The membership cache's index: which slot holds a key, as a table of slot numbers (4 bytes a
 //! bucket) with linear probing and backward-shift deletion. The keys themselves are kept once, in
 //! the cache's nodes; every method that must compare or rehash keys is handed `key_of`, which
-//! reads the key of the node in a slot.
+//! reads the key of the node in a slot (a `dyn` function: one copy of each method in the wasm).
 //!
 //! Measured (issue 32, 200,000 cached contexts): the `HashMap<String, usize>` it replaced held a
 //! second copy of every key and 17 bytes a bucket, about 86 B per context of wasm memory for a
@@ -42,7 +42,7 @@ impl KeyIndex {
     }
 
     /// The bucket holding the slot of `key`, if any.
-    fn bucket_of<'k>(&self, key: &str, key_of: impl Fn(u32) -> Option<&'k str>) -> Option<usize> {
+    fn bucket_of<'k>(&self, key: &str, key_of: &dyn Fn(u32) -> Option<&'k str>) -> Option<usize> {
         if self.buckets.is_empty() {
             return None;
         }
@@ -62,7 +62,7 @@ impl KeyIndex {
     }
 
     /// The slot of `key`, if it has one.
-    pub fn get<'k>(&self, key: &str, key_of: impl Fn(u32) -> Option<&'k str>) -> Option<u32> {
+    pub fn get<'k>(&self, key: &str, key_of: &dyn Fn(u32) -> Option<&'k str>) -> Option<u32> {
         self.bucket_of(key, key_of).and_then(|bucket| self.buckets.get(bucket).copied())
     }
 
@@ -81,7 +81,7 @@ impl KeyIndex {
     }
 
     /// Records that `key` (not in the index yet; its node already in `slot`) is in `slot`.
-    pub fn insert<'k>(&mut self, key: &str, slot: u32, key_of: impl Fn(u32) -> Option<&'k str>) {
+    pub fn insert<'k>(&mut self, key: &str, slot: u32, key_of: &dyn Fn(u32) -> Option<&'k str>) {
         // At most 0.8 full: 4 × buckets ≥ 5 × entries.
         if (self.len + 1).saturating_mul(5) > self.buckets.len().saturating_mul(4) {
             self.grow(key_of);
@@ -91,7 +91,7 @@ impl KeyIndex {
     }
 
     /// Twice the buckets (at least `MIN_BUCKETS`), every slot placed again.
-    fn grow<'k>(&mut self, key_of: impl Fn(u32) -> Option<&'k str>) {
+    fn grow<'k>(&mut self, key_of: &dyn Fn(u32) -> Option<&'k str>) {
         let size = self.buckets.len().saturating_mul(2).max(MIN_BUCKETS);
         let old = std::mem::replace(&mut self.buckets, vec![EMPTY; size]);
         for slot in old.into_iter().filter(|&slot| slot != EMPTY) {
@@ -102,8 +102,8 @@ impl KeyIndex {
     }
 
     /// Forgets `key`; the entries after it in its run move back so that no search stops early.
-    pub fn remove<'k>(&mut self, key: &str, key_of: impl Fn(u32) -> Option<&'k str>) {
-        let Some(mut hole) = self.bucket_of(key, &key_of) else {
+    pub fn remove<'k>(&mut self, key: &str, key_of: &dyn Fn(u32) -> Option<&'k str>) {
+        let Some(mut hole) = self.bucket_of(key, key_of) else {
             return;
         };
         if let Some(b) = self.buckets.get_mut(hole) {
@@ -131,7 +131,7 @@ impl KeyIndex {
 
     /// Records that the node of `key` moves from slot `from` to slot `to` (`key_of(from)` is
     /// still its key).
-    pub fn relocate<'k>(&mut self, key: &str, to: u32, key_of: impl Fn(u32) -> Option<&'k str>) {
+    pub fn relocate<'k>(&mut self, key: &str, to: u32, key_of: &dyn Fn(u32) -> Option<&'k str>) {
         if let Some(bucket) = self.bucket_of(key, key_of) {
             if let Some(b) = self.buckets.get_mut(bucket) {
                 *b = to;
@@ -159,29 +159,29 @@ mod tests {
     fn finds_every_key_through_growth_and_removals() {
         let keys: Vec<String> = (0..2000).map(|i| format!("k{i}")).collect();
         let mut index = KeyIndex::default();
-        assert_eq!(index.get("k0", key_of(&keys)), None);
+        assert_eq!(index.get("k0", &key_of(&keys)), None);
         for (slot, key) in keys.iter().enumerate() {
-            index.insert(key, slot as u32, key_of(&keys));
+            index.insert(key, slot as u32, &key_of(&keys));
         }
         assert_eq!(index.len(), 2000);
         assert!(index.buckets.len() * 4 >= 2000 * 5, "at most 0.8 full");
         for (slot, key) in keys.iter().enumerate() {
-            assert_eq!(index.get(key, key_of(&keys)), Some(slot as u32));
+            assert_eq!(index.get(key, &key_of(&keys)), Some(slot as u32));
         }
         // Remove every third key: the rest are still found (backward shifts keep runs whole).
         for key in keys.iter().step_by(3) {
-            index.remove(key, key_of(&keys));
+            index.remove(key, &key_of(&keys));
         }
         for (slot, key) in keys.iter().enumerate() {
             let expected = if slot % 3 == 0 { None } else { Some(slot as u32) };
-            assert_eq!(index.get(key, key_of(&keys)), expected, "{key}");
+            assert_eq!(index.get(key, &key_of(&keys)), expected, "{key}");
         }
         assert_eq!(index.len(), 2000 - 667);
-        index.remove("absent", key_of(&keys));
+        index.remove("absent", &key_of(&keys));
         assert_eq!(index.len(), 2000 - 667);
         index.clear();
         assert!(index.is_empty());
-        assert_eq!(index.get("k1", key_of(&keys)), None);
+        assert_eq!(index.get("k1", &key_of(&keys)), None);
     }
 
     #[test]
@@ -189,14 +189,14 @@ mod tests {
         let mut keys: Vec<String> = vec!["a".into(), "b".into(), "c".into()];
         let mut index = KeyIndex::default();
         for (slot, key) in keys.iter().enumerate() {
-            index.insert(key, slot as u32, key_of(&keys));
+            index.insert(key, slot as u32, &key_of(&keys));
         }
         // "a" leaves slot 0 and "c" moves into it, as the cache's swap_remove does.
-        index.remove("a", key_of(&keys));
-        index.relocate("c", 0, key_of(&keys));
+        index.remove("a", &key_of(&keys));
+        index.relocate("c", 0, &key_of(&keys));
         keys.swap_remove(0);
-        assert_eq!(index.get("c", key_of(&keys)), Some(0));
-        assert_eq!(index.get("b", key_of(&keys)), Some(1));
-        assert_eq!(index.get("a", key_of(&keys)), None);
+        assert_eq!(index.get("c", &key_of(&keys)), Some(0));
+        assert_eq!(index.get("b", &key_of(&keys)), Some(1));
+        assert_eq!(index.get("a", &key_of(&keys)), None);
     }
 }
