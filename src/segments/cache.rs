@@ -13,27 +13,15 @@ use crate::util::shared_future::SharedFuture;
 /// "No node": the end of the recency list.
 const NIL: u32 = u32::MAX;
 
-/// One cached key: 28 bytes in wasm32 (a `Membership` of 8), plus the key's own allocation.
+/// One cached key: 32 bytes in wasm32 (a `Membership` of 8), plus the key's own allocation.
 struct Node<M> {
     key: Box<str>,
     value: M,
-    /// Monotonic ms when the entry was inserted (`f64` bits, halves: a node aligned to 4 bytes,
-    /// not 8); the TTL counts from here and is never reset.
-    inserted_at: [u32; 2],
+    /// Monotonic ms when the entry was inserted; the TTL counts from here and is never reset.
+    inserted_at: f64,
     /// Neighbours in the recency list (towards the most and the least recently used).
     newer: u32,
     older: u32,
-}
-
-/// `t` as the halves of its bits.
-fn halves(t: f64) -> [u32; 2] {
-    let bits = t.to_bits();
-    [(bits >> 32) as u32, bits as u32]
-}
-
-/// The `f64` whose bits' halves are `h`.
-fn millis(h: [u32; 2]) -> f64 {
-    f64::from_bits((u64::from(h[0]) << 32) | u64::from(h[1]))
 }
 
 /// Bounded least-recently-used cache keyed by the raw context key.
@@ -155,7 +143,7 @@ impl<M: Clone> MembershipCache<M> {
             Some(node) if &*node.key == key => self.newest,
             _ => self.find(key)?,
         };
-        let fresh = now_ms - millis(self.node(slot)?.inserted_at) < self.ttl_ms;
+        let fresh = now_ms - self.node(slot)?.inserted_at < self.ttl_ms;
         if !fresh {
             self.remove_slot(slot);
             return None;
@@ -183,8 +171,7 @@ impl<M: Clone> MembershipCache<M> {
         if slot >= NIL as usize {
             return; // slots are u32: more than 4 billion contexts are not cached
         }
-        let inserted_at = halves(now_ms);
-        self.nodes.push(Node { key: key.into_boxed_str(), value, inserted_at, newer: NIL, older: NIL });
+        self.nodes.push(Node { key: key.into_boxed_str(), value, inserted_at: now_ms, newer: NIL, older: NIL });
         let slot = slot as u32;
         let nodes = &self.nodes;
         if let Some(node) = nodes.get(slot as usize) {

@@ -4,7 +4,7 @@
 //! 10 B per cached context less wasm memory than one `Vec`. Slots stay dense: removing one moves
 //! the last node into its place.
 
-/// Slots in a page: 28 KiB of 28-byte nodes.
+/// Slots in a page: 32 KiB of 32-byte nodes.
 pub const PAGE: usize = 1024;
 
 pub struct PagedSlots<T> {
