@@ -37,6 +37,7 @@ const SCENARIOS = [
   'uncached-lookup-redis-cluster',
   'uncached-lookup-dynamodb',
   'concurrent-miss-store-calls',
+  'cached-context-memory',
   'cold-start-ms',
   'mismatch-explain',
   'guard-failover',

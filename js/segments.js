@@ -58,6 +58,11 @@ export function nativeStoreObject(inner) {
 export class BigSegmentStoreManager {
   #inner;
   #lastKey = new LastString();
+  // The last warm answer and the promise of it: a context looked up again in a row (several
+  // flags of one evaluation) gets the same promise, with no allocation; the cache keeps answers,
+  // not promises (issue 32: memory per cached context).
+  #lastAnswer;
+  #lastPromise;
   #unobserve;
   constructor(managerOptions) {
     const given = isObject(managerOptions);
@@ -89,7 +94,13 @@ export class BigSegmentStoreManager {
       const repeated = this.#lastKey.repeated(contextKey);
       ready = this.#inner.lookupNow(repeated ? undefined : contextKey, now());
     }
-    if (ready !== undefined) return ready; // a resolved promise, shared by warm lookups
+    if (ready !== undefined) {
+      if (ready !== this.#lastAnswer) {
+        this.#lastAnswer = ready;
+        this.#lastPromise = Promise.resolve(ready);
+      }
+      return this.#lastPromise;
+    }
     return new Promise((resolve, reject) => this.#inner.getUserMembership(contextKey, resolve, reject));
   }
   /** Lookups, cache hits/misses and store calls so far (beyond the anchors, for dashboards). */

@@ -13,6 +13,7 @@
 //   metrics.js  a measurement into an OpenTelemetry instrument
 //   tape.js     a pair of values flattened onto the wasm's tape, for sameStructure
 //   responses.js a fetch Response snapshotted, for sameResponse
+//   store.js    a Big Segments lookup's answer object
 //   thrown.js, record.js  what the calls above hand over beside their arguments
 export { started } from './names.js';
 export { awaitValue, now, offAbort, onAbort, startTimer, stopTimer } from './waiting.js';
@@ -28,3 +29,4 @@ export { recordMetric } from './metrics.js';
 export { contextFacts } from '../context.js';
 export { canonicaliseTape, flatten, releaseTape, tapeValue } from './tape.js';
 export { readResponse, stopReading } from './responses.js';
+export { answerObject } from './store.js';

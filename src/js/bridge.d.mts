@@ -52,3 +52,5 @@ export function releaseTape(): void;
 export function readResponse(value: unknown, headers: unknown, maxBodyBytes: number, id: number): unknown;
 /** Stops a reading `readResponse` started (it still reports, as a failure). */
 export function stopReading(reading: unknown): void;
+/** A frozen `{ membership, status }`, a Big Segments lookup's answer. */
+export function answerObject(membership: unknown, status: unknown): unknown;

@@ -192,6 +192,11 @@ extern "C" {
     /// Stops a reading `readResponse` started (its report still comes, as a failure).
     #[wasm_bindgen(js_name = stopReading)]
     pub fn stop_reading(reading: &JsValue);
+
+    /// A frozen `{ membership, status }`, a Big Segments lookup's answer (an object literal:
+    /// 40 B in V8 against 56 B made field by field, one per cached context).
+    #[wasm_bindgen(js_name = answerObject)]
+    pub fn answer_object(membership: &JsValue, status: &JsValue) -> JsValue;
 }
 
 /// A `Call` answer as a result: the thrown value for `Threw`.

@@ -54,6 +54,11 @@ fn read(value: &JsValue, select: Select, depth: u32) -> HostData {
         if depth >= MAX_DEPTH {
             return too_deep();
         }
+        // The core's bound first: a wider list is left unread (converting is synchronous).
+        let length = Reflect::get(value, intern("length")).ok().and_then(|n| n.as_f64()).unwrap_or(0.0);
+        if let Some(wide) = HostData::unread_if_wide(length as usize) {
+            return wide;
+        }
         let items = array_items(value).map(|items| items.iter().map(|v| read(v, select, depth + 1)).collect());
         return items.map_or_else(|| HostData::Other("an unreadable array".into()), HostData::List);
     }
@@ -89,5 +94,8 @@ fn map(value: &JsValue, select: Select, depth: u32) -> HostData {
     let Ok(keys) = object_keys(value) else {
         return HostData::Other("an object whose keys cannot be listed".into());
     };
+    if let Some(wide) = HostData::unread_if_wide(keys.length() as usize) {
+        return wide;
+    }
     HostData::Map(keys.iter().filter_map(|key| Some((key.as_string()?, field(&key, Select::All)))).collect())
 }

@@ -40,16 +40,8 @@ fn option_value(options: &JsValue, name: &'static str) -> OptionValue {
 /// A lookup's frozen answer.
 fn lookup_object(lookup: Lookup<JsMembership>) -> JsValue {
     match lookup.membership {
-        Some(membership) => membership.answer(lookup.status, false),
+        Some(mut membership) => membership.answer(lookup.status),
         None => answer_object(&JsValue::NULL, lookup.status),
-    }
-}
-
-/// A resolved promise of a lookup's frozen answer (shared by warm lookups of one membership).
-fn lookup_promise(lookup: Lookup<JsMembership>) -> JsValue {
-    match lookup.membership {
-        Some(membership) => membership.answer(lookup.status, true),
-        None => js_sys::Promise::resolve(&answer_object(&JsValue::NULL, lookup.status)).into(),
     }
 }
 
@@ -120,10 +112,11 @@ impl WasmBigSegmentStoreManager {
         );
     }
 
-    /// A resolved promise of the answer of a lookup the cache can give at once (a warm cache),
-    /// else undefined. `context_key` is `None` when it is the very string the previous call
-    /// passed (the facade checks that it is a string); `now` is the bridge's clock, read by the
-    /// facade (one crossing fewer per warm lookup).
+    /// The frozen answer of a lookup the cache can give at once (a warm cache), else undefined;
+    /// the facade resolves a promise with it. The cache keeps the answer it made for the next
+    /// warm lookup (`JsMembership::answer`). `context_key` is `None` when it is the very string
+    /// the previous call passed (the facade checks that it is a string); `now` is the bridge's
+    /// clock, read by the facade (one crossing fewer per warm lookup).
     #[wasm_bindgen(js_name = lookupNow)]
     pub fn lookup_now(&self, context_key: Option<String>, now: f64) -> JsValue {
         // The key is taken out for the lookup, whose metric sink may look up again (re-entrant:
@@ -132,15 +125,18 @@ impl WasmBigSegmentStoreManager {
         let Some(key) = context_key.or(previous) else {
             return JsValue::UNDEFINED;
         };
-        let answer = match self.inner.lookup_at(&key, now) {
-            Some(Ok(lookup)) => lookup_promise(lookup),
-            _ => JsValue::UNDEFINED,
-        };
+        let answered = self.inner.answer_at(&key, now, |membership, status| match membership {
+            Some(membership) => membership.answer(status),
+            None => answer_object(&JsValue::NULL, status),
+        });
         let mut last = self.last_key.borrow_mut();
         if last.is_none() {
             *last = Some(key);
         }
-        answer
+        match answered {
+            Some(Ok(answer)) => answer,
+            _ => JsValue::UNDEFINED,
+        }
     }
 
     #[wasm_bindgen(js_name = getStatus)]

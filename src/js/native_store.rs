@@ -22,11 +22,13 @@ pub struct NativeStore {
     inner: Rc<dyn SchemaStore<HostError = JsValue>>,
 }
 
-/// The host's own error as it was; a malformed answer as an `Error` with the core's message.
+/// The host's own error as it was; a malformed answer as an `Error` with the core's message, a
+/// membership refused as too wide as a `RangeError` with it.
 fn js_error(e: StoreError<JsValue>) -> JsValue {
     match e {
         StoreError::Host(e) => e,
         StoreError::Malformed(m) => js_sys::Error::new(&m).into(),
+        StoreError::TooWide(w) => js_sys::RangeError::new(&w.to_string()).into(),
     }
 }
 

@@ -1,19 +1,16 @@
 //! A JavaScript store object as the core's `BigSegmentStore` (`segments/store.rs`), and its
 //! membership answers as frozen JavaScript objects.
 
-use std::cell::RefCell;
-use std::rc::Rc;
-
 use futures::future::LocalBoxFuture;
 use futures::FutureExt;
 use js_sys::{Function, Object};
 use wasm_bindgen::prelude::*;
 
 use super::intern::intern;
-use super::native_store::{entries_object, NativeStore};
+use super::native_store::NativeStore;
 use super::promise::awaited;
 use super::value::{finite, get, got, method, object_keys, set, type_error};
-use crate::segments::membership::counted_entries;
+use crate::segments::membership::{counted_entries, within_bound};
 use crate::segments::{BigSegmentStore, BigSegmentsStatus, StoreMetadata};
 
 /// A store written in JavaScript: `getMetadata()`, `getMembership(hash)` (or LaunchDarkly's
@@ -27,46 +24,72 @@ pub struct JsStore {
     native: Option<NativeStore>,
 }
 
-/// A membership as the cache keeps it: the frozen object, and promises of the frozen
-/// `{membership, status}` answers made from it so far, one per status. A warm lookup hands out
-/// the same resolved promise of the same answer object again instead of building them per call.
+/// A membership as the cache keeps it: one JavaScript handle, 8 bytes. Until a lookup answers
+/// from it, the frozen membership object; from then on the frozen `{membership, status}` answer
+/// of the status it was last asked with, which warm lookups hand out again (the facade resolves
+/// a promise with it). Measured (issue 32, 200,000 cached contexts, wasm memory + JS heap,
+/// tests/hardening/helpers/cache-memory.mjs): 197 B per cached context, the cache's node and
+/// key included; 637 B before, with the answers and resolved promises of every status kept in
+/// an `Rc` and memberships in V8's dictionary mode.
 #[derive(Clone)]
-pub struct JsMembership(Rc<MembershipAnswers>);
-
-struct MembershipAnswers {
-    membership: JsValue,
-    /// Per status: the answer object and a resolved promise of it.
-    answers: RefCell<[Option<(JsValue, JsValue)>; 4]>,
+pub struct JsMembership {
+    value: JsValue,
+    /// The status `value` is the answer for; `None`: `value` is the membership itself.
+    answered: Option<BigSegmentsStatus>,
 }
 
 impl JsMembership {
     fn new(membership: JsValue) -> Self {
-        JsMembership(Rc::new(MembershipAnswers { membership, answers: RefCell::new(Default::default()) }))
+        JsMembership { value: membership, answered: None }
     }
 
-    /// The answer for `status` (`promise`: a resolved promise of it).
-    pub(super) fn answer(&self, status: BigSegmentsStatus, promise: bool) -> JsValue {
-        let slot = status as usize;
-        let pick = |(object, resolved): &(JsValue, JsValue)| if promise { resolved.clone() } else { object.clone() };
-        if let Some(Some(answer)) = self.0.answers.borrow().get(slot) {
-            return pick(answer);
+    /// The frozen membership object.
+    fn membership(&self) -> JsValue {
+        match self.answered {
+            None => self.value.clone(),
+            // Our own frozen answer: a data property, so the read cannot throw.
+            Some(_) => js_sys::Reflect::get(&self.value, intern("membership")).unwrap_or(JsValue::NULL),
         }
-        let object = answer_object(&self.0.membership, status);
-        let answer = (object.clone(), js_sys::Promise::resolve(&object).into());
-        let picked = pick(&answer);
-        if let Some(cached) = self.0.answers.borrow_mut().get_mut(slot) {
-            *cached = Some(answer);
+    }
+
+    /// The frozen answer for `status`, kept in place of what was kept before.
+    pub(super) fn answer(&mut self, status: BigSegmentsStatus) -> JsValue {
+        if self.answered != Some(status) {
+            self.value = answer_object(&self.membership(), status);
+            self.answered = Some(status);
         }
-        picked
+        self.value.clone()
     }
 }
 
-/// A frozen `{membership, status}`.
+/// A frozen `{membership, status}` (made by the bridge, as an object literal).
 pub(super) fn answer_object(membership: &JsValue, status: BigSegmentsStatus) -> JsValue {
-    let o = Object::new();
-    set(&o, "membership", membership);
-    set(&o, "status", intern(status.as_str()));
-    frozen(o)
+    super::bridge::answer_object(membership, intern(status.as_str()))
+}
+
+/// A frozen null-prototype object of `entries` (segment ref → included). Made as `new Object()`
+/// whose prototype is then set to null, its entries defined read-only and non-configurable, then
+/// made non-extensible (so frozen: `Object.isFrozen` is true): V8 keeps such an object in fast
+/// mode, with a shape shared by every membership of the same refs in the same order, where
+/// `Object.create(null)` makes a dictionary. Measured (Node 20, two entries): 57 B against 256 B.
+/// Not through `Object.freeze`: Node 20's V8 has a fatal error in its deoptimizer that the
+/// `BigSegmentStoreManager` fuzz family meets on a loaded machine (seed 42 before issue 32 too);
+/// with such objects frozen, seed 7 met it as well (2 runs in 2), defined this way it did not.
+pub(super) fn membership_object(entries: &mut dyn Iterator<Item = (JsValue, bool)>) -> JsValue {
+    let o = Object::set_prototype_of(&Object::new(), &JsValue::NULL.into());
+    let (mut included, mut excluded) = (None, None);
+    for (key, value) in entries {
+        let slot = if value { &mut included } else { &mut excluded };
+        let descriptor = slot.get_or_insert_with(|| {
+            let d = Object::new();
+            set(&d, "value", &JsValue::from_bool(value));
+            set(&d, "enumerable", &JsValue::TRUE);
+            d
+        });
+        let _ = js_sys::Reflect::define_property(&o, &key, descriptor);
+    }
+    Object::prevent_extensions(&o);
+    o.into()
 }
 
 impl JsStore {
@@ -81,36 +104,33 @@ impl JsStore {
             .ok_or_else(|| missing("getMembership (or getUserMembership)"))?;
         Ok(JsStore {
             target: store.clone(),
-            empty: JsMembership::new(frozen(Object::create(&JsValue::NULL.into()))),
+            empty: JsMembership::new(membership_object(&mut std::iter::empty())),
             native,
         })
     }
 }
 
-fn frozen(o: Object) -> JsValue {
-    Object::freeze(&o).into()
-}
-
 /// A store's membership answer as a frozen null-prototype object of the entries the core
 /// counts (`segments::membership`). Reads the answer's own enumerable keys (none when it is not
 /// an object or refuses to list them; a key whose read throws is unreadable); keys are data
-/// (a `__proto__` key is an ordinary entry). Only a store miss pays for this copy: reading
-/// each entry from here costs about 0.3 µs per key more than the facade's JavaScript copy did
-/// (a miss on a one-key answer 6.0 → 6.6 µs, Node 20, paired runs; 0.2 µs with no keys).
-fn membership_from(answer: &JsValue) -> Option<JsMembership> {
+/// (a `__proto__` key is an ordinary entry). An answer with more keys than the core's bound is
+/// refused before any entry is read: a `RangeError` naming `owner` (the store method), the
+/// bound and the count, which the manager logs as a store error. Only a store miss pays for
+/// this copy: reading each entry from here costs about 0.3 µs per key more than the facade's
+/// JavaScript copy did (a miss on a one-key answer 6.0 → 6.6 µs, Node 20, paired runs; 0.2 µs
+/// with no keys).
+fn membership_from(answer: &JsValue, owner: &'static str) -> Result<Option<JsMembership>, JsValue> {
     if answer.is_undefined() || answer.is_null() {
-        return None;
+        return Ok(None);
     }
     let keys = if answer.is_object() { object_keys(answer).ok() } else { None };
+    let listed = keys.as_ref().map_or(0, |keys| keys.length() as usize);
+    within_bound(owner, listed).map_err(|refused| JsValue::from(js_sys::RangeError::new(&refused.to_string())))?;
     let read = keys.iter().flat_map(|keys| keys.iter()).map(|key| {
         let value = js_sys::Reflect::get(answer, &key).ok().and_then(|v| v.as_bool());
         (key, value)
     });
-    let o = Object::create(&JsValue::NULL.into());
-    for (key, included) in counted_entries(read) {
-        let _ = js_sys::Reflect::set(&o, &key, &JsValue::from_bool(included));
-    }
-    Some(JsMembership::new(frozen(o)))
+    Ok(Some(JsMembership::new(membership_object(&mut counted_entries(read).into_iter()))))
 }
 
 fn call_settled(
@@ -155,12 +175,22 @@ impl BigSegmentStore for JsStore {
         if let Some(native) = &self.native {
             return native
                 .membership(context_hash)
-                .map(|r| r.map(|entries| entries.map(|entries| JsMembership::new(frozen(entries_object(&entries))))))
+                .map(|r| {
+                    r.map(|entries| {
+                        entries.map(|entries| {
+                            let mut refs = entries.iter().map(|(r, included)| (JsValue::from_str(r), *included));
+                            JsMembership::new(membership_object(&mut refs))
+                        })
+                    })
+                })
                 .boxed_local();
         }
-        let f = method(&self.target, "getMembership").or_else(|| method(&self.target, "getUserMembership"));
+        let (f, owner) = match method(&self.target, "getMembership") {
+            Some(f) => (Some(f), "store.getMembership"),
+            None => (method(&self.target, "getUserMembership"), "store.getUserMembership"),
+        };
         call_settled(f, &self.target, Some(&JsValue::from_str(context_hash)))
-            .map(|r| r.map(|answer| membership_from(&answer)))
+            .map(move |r| r.and_then(|answer| membership_from(&answer, owner)))
             .boxed_local()
     }
 

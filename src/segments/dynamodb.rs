@@ -16,7 +16,8 @@ use futures::future::LocalBoxFuture;
 use futures::FutureExt;
 
 use super::host_data::{HostData, Select};
-use super::schema_store::{membership_of, Answer, MembershipEntries, SchemaStore, StoreError};
+use super::membership::{within_bound, TooWide};
+use super::schema_store::{membership_of, Answer, MembershipEntries, SchemaError, SchemaStore, StoreError};
 use super::store::StoreMetadata;
 use crate::host::HostValue;
 
@@ -60,6 +61,8 @@ enum AttributeValue {
     /// DynamoDB sends numbers as decimal strings.
     N(String),
     Ss(Vec<String>),
+    /// A string set of this many members, more than the membership bound: left unread.
+    WideSs(usize),
     /// Anything else, described for error messages (`a BOOL attribute`).
     Other(String),
 }
@@ -70,6 +73,7 @@ impl AttributeValue {
             AttributeValue::S(s) => format!("a string (S) {}", crate::util::text::quoted(s)),
             AttributeValue::N(n) => format!("a number (N) {n}"),
             AttributeValue::Ss(items) => format!("a string set (SS) of {}", items.len()),
+            AttributeValue::WideSs(n) => format!("a string set (SS) of {n}, unread"),
             AttributeValue::Other(o) => o.clone(),
         }
     }
@@ -106,6 +110,7 @@ fn attribute(value: &HostData) -> AttributeValue {
                 )),
             }
         }
+        ("SS", HostData::Wide(n)) => AttributeValue::WideSs(*n),
         ("SS", v) => AttributeValue::Other(format!("a SS attribute whose value is not a list: {}", v.describe())),
         (tag, _) => AttributeValue::Other(format!("a {tag} attribute")),
     }
@@ -140,17 +145,27 @@ fn parse_synchronized_on(item: &HostData) -> Result<Option<f64>, String> {
     }
 }
 
+/// Who answered each string set, for a membership refused as too wide.
+const INCLUDED_SET: &str = "DynamoDB: the included string set";
+const EXCLUDED_SET: &str = "DynamoDB: the excluded string set";
+const BOTH_SETS: &str = "DynamoDB: the included and excluded string sets";
+
 /// The refs of a string-set attribute; a missing attribute is an empty set. The context's hash
-/// is left out of errors, because errors are logged.
-fn string_set(item: &HostData, name: &str) -> Result<Vec<String>, String> {
+/// is left out of errors, because errors are logged. One wider than the membership bound (left
+/// unread by the host) is refused.
+fn string_set(item: &HostData, name: &str) -> Result<Vec<String>, SchemaError> {
     match item.field(name) {
         HostData::Absent => Ok(Vec::new()),
         value => match attribute(value) {
             AttributeValue::Ss(refs) => Ok(refs),
-            other => Err(format!(
+            AttributeValue::WideSs(entries) => {
+                let owner = if name == ATTR_INCLUDED { INCLUDED_SET } else { EXCLUDED_SET };
+                Err(StoreError::TooWide(TooWide { owner, entries }))
+            }
+            other => Err(StoreError::Malformed(format!(
                 "DynamoDB: {name} of a big_segments_user item is not a string set (SS): {}",
                 other.describe()
-            )),
+            ))),
         },
     }
 }
@@ -195,14 +210,14 @@ impl<H: DynamoDbHost> DynamoDbStore<H> {
         namespace: String,
         key: String,
         reads: Select,
-        read: impl FnOnce(Option<&HostData>) -> Result<T, String> + 'static,
+        read: impl FnOnce(Option<&HostData>) -> Result<T, SchemaError> + 'static,
     ) -> Answer<T, H::Error> {
         let request = GetItemRequest { table_name: self.table_name.clone(), namespace, key };
         let output = self.host.get_item(request, reads);
         output
             .map(|output| {
                 let output = output.map_err(StoreError::Host)?;
-                item(&output).and_then(read).map_err(StoreError::Malformed)
+                item(&output).map_err(StoreError::Malformed).and_then(read).map_err(SchemaError::widen)
             })
             .boxed_local()
     }
@@ -214,7 +229,7 @@ impl<H: DynamoDbHost> SchemaStore for DynamoDbStore<H> {
     /// A missing metadata item, or one without `synchronizedOn`, means never synchronized.
     fn metadata(&self) -> Answer<StoreMetadata, H::Error> {
         self.read_item(self.metadata_key.clone(), self.metadata_key.clone(), METADATA_READS, |item| {
-            let last = item.map(parse_synchronized_on).transpose()?.flatten();
+            let last = item.map(parse_synchronized_on).transpose().map_err(StoreError::Malformed)?.flatten();
             Ok(StoreMetadata { last_up_to_date: last })
         })
     }
@@ -225,6 +240,7 @@ impl<H: DynamoDbHost> SchemaStore for DynamoDbStore<H> {
             let Some(item) = item else { return Ok(None) };
             let included = string_set(item, ATTR_INCLUDED)?;
             let excluded = string_set(item, ATTR_EXCLUDED)?;
+            within_bound(BOTH_SETS, included.len() + excluded.len()).map_err(StoreError::TooWide)?;
             Ok(Some(membership_of(included, excluded).unwrap_or_default()))
         })
     }

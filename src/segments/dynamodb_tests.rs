@@ -232,3 +232,26 @@ fn host_errors_are_kept_and_table_names_checked() {
     }
     assert!(DynamoDbStore::new(Host(Rc::default()), "my_table-1.v2", None).is_ok());
 }
+
+#[test]
+fn a_string_set_wider_than_the_bound_is_refused_naming_owner_bound_and_value() {
+    use crate::host::HostValue;
+    use crate::segments::membership::{TooWide, MAX_ENTRIES};
+    let t = TestHost::new(1);
+    let wide = map(&[("SS", HostData::Wide(100_000))]);
+    let (s, _) = store(user_item("big_segments_user", "h", &[(ATTR_EXCLUDED, wide)]), None);
+    let refused = t.run(s.membership("h"));
+    assert_eq!(refused, Err(StoreError::TooWide(TooWide { owner: EXCLUDED_SET, entries: 100_000 })));
+    assert!(refused
+        .unwrap_err()
+        .describe()
+        .starts_with("DynamoDB: the excluded string set answered a membership of 100000"));
+    let half: Vec<String> = (0..MAX_ENTRIES / 2 + 1).map(|i| format!("s{i}.g1")).collect();
+    let refs: Vec<&str> = half.iter().map(String::as_str).collect();
+    let (s, _) =
+        store(user_item("big_segments_user", "h", &[(ATTR_INCLUDED, ss(&refs)), (ATTR_EXCLUDED, ss(&refs))]), None);
+    assert_eq!(
+        t.run(s.membership("h")),
+        Err(StoreError::TooWide(TooWide { owner: BOTH_SETS, entries: MAX_ENTRIES + 2 }))
+    );
+}

@@ -2,6 +2,8 @@
 //! bindings only convert host values to this form; the Rust-written stores decide on it what an
 //! answer means and what makes it malformed (`redis.rs`, `dynamodb.rs`).
 
+use super::membership::MAX_ENTRIES;
+
 /// A value the host answered.
 #[derive(Clone, Debug, PartialEq)]
 pub enum HostData {
@@ -17,6 +19,9 @@ pub enum HostData {
     /// Anything else, as the host described it (`a Map`, an error's text, a value whose read
     /// failed, one nested too deep).
     Other(String),
+    /// A list or map of this many entries, more than [`MAX_ENTRIES`]: left unread
+    /// ([`HostData::unread_if_wide`]).
+    Wide(usize),
 }
 
 /// Which parts of an answer a store reads, so that the bindings convert no more than that: every
@@ -38,6 +43,13 @@ impl HostData {
         }
     }
 
+    /// What a list or map of `entries` entries converts to without reading any of them: `Wide`
+    /// when it has more than [`MAX_ENTRIES`] (the widest membership answer, `membership.rs`),
+    /// else `None` (read it). Converting is synchronous: a wider one would block the thread.
+    pub fn unread_if_wide(entries: usize) -> Option<HostData> {
+        (entries > MAX_ENTRIES).then_some(HostData::Wide(entries))
+    }
+
     /// `Absent` or `Null`.
     pub fn is_nil(&self) -> bool {
         matches!(self, HostData::Absent | HostData::Null)
@@ -55,6 +67,7 @@ impl HostData {
             HostData::List(items) => format!("a list of {}", items.len()),
             HostData::Map(_) => "an object".into(),
             HostData::Other(o) => o.clone(),
+            HostData::Wide(n) => format!("a list of {n} entries, unread"),
         }
     }
 
@@ -87,5 +100,13 @@ mod tests {
         assert_eq!(Number(5.0).integer(), Some(5));
         assert_eq!(Number(5.5).integer(), None);
         assert_eq!(Text("5".into()).integer(), None);
+    }
+
+    #[test]
+    fn lists_and_maps_wider_than_the_membership_bound_are_left_unread() {
+        use crate::segments::membership::MAX_ENTRIES;
+        assert_eq!(super::HostData::unread_if_wide(MAX_ENTRIES), None);
+        assert_eq!(super::HostData::unread_if_wide(MAX_ENTRIES + 1), Some(Wide(MAX_ENTRIES + 1)));
+        assert_eq!(Wide(100_000).describe(), "a list of 100000 entries, unread");
     }
 }

@@ -97,7 +97,7 @@ impl<S: BigSegmentStore + 'static> BigSegmentStoreManager<S> {
                 return Ok(Lookup { membership: None, status: BigSegmentsStatus::NotConfigured });
             }
             st.counters.lookups += 1;
-            if let Some(hit) = st.cache.get(&key, now) {
+            if let Some(hit) = st.cache.get(&key, now).map(|m| m.clone()) {
                 st.counters.cache_hits += 1;
                 Step::Hit(hit)
             } else {
@@ -220,27 +220,38 @@ impl<S: BigSegmentStore + 'static> BigSegmentStoreManager<S> {
     /// configured, or a cache hit with a usable status); `None` when the store or a status poll
     /// must be asked, and then nothing was counted. Lets hosts answer hot lookups synchronously.
     pub fn lookup_now(&self, key: &str) -> Option<Result<Lookup<S::Membership>, Closed>> {
-        self.lookup_at(key, self.inner.host.clock.monotonic_ms())
+        let now = self.inner.host.clock.monotonic_ms();
+        self.answer_at(key, now, |membership, status| Lookup { membership: membership.cloned(), status })
     }
 
-    /// [`Self::lookup_now`] at `now`, a reading of the host's monotonic clock the caller took.
-    pub fn lookup_at(&self, key: &str, now: f64) -> Option<Result<Lookup<S::Membership>, Closed>> {
-        let (status, membership) = {
+    /// [`Self::lookup_now`] at `now`, a reading of the host's monotonic clock the caller took,
+    /// answered by `answer` from the cached membership itself (`None`: not configured) instead
+    /// of a clone of it, so that a host may keep what it makes of a membership in the cache
+    /// (`&mut`). `answer` runs while the manager's state is borrowed: it must not call back into
+    /// the manager (the bindings only build frozen objects in it).
+    pub fn answer_at<R>(
+        &self,
+        key: &str,
+        now: f64,
+        answer: impl FnOnce(Option<&mut S::Membership>, BigSegmentsStatus) -> R,
+    ) -> Option<Result<R, Closed>> {
+        let answered = {
             let mut st = self.inner.state.borrow_mut();
             if st.closed {
                 return Some(Err(Closed));
             }
             if self.inner.store.is_none() {
-                return Some(Ok(Lookup { membership: None, status: BigSegmentsStatus::NotConfigured }));
+                return Some(Ok(answer(None, BigSegmentsStatus::NotConfigured)));
             }
-            let status = self.usable_status(&st, now)?;
+            let status = BigSegmentsStatus::from_store_status(self.usable_status(&st, now)?);
             let membership = st.cache.get(key, now)?;
+            let answered = answer(Some(membership), status);
             st.counters.lookups += 1;
             st.counters.cache_hits += 1;
-            (status, membership)
+            answered
         };
         self.record_lookup(true);
-        Some(Ok(Lookup { membership: Some(membership), status: BigSegmentsStatus::from_store_status(status) }))
+        Some(Ok(answered))
     }
 
     /// A lookup that reached the cache, for the metric sink (as the counters count it).

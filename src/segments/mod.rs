@@ -1,7 +1,8 @@
 //! Big Segments: the runtime-neutral core (SPEC Part B).
 //!
 //! - [`hash`]: context-key hashing and segment references.
-//! - [`cache`]: the bounded LRU membership cache with an absolute TTL, and single flight.
+//! - [`cache`]: the bounded LRU membership cache with an absolute TTL, and single flight;
+//!   [`cache_index`]: its index of keys; [`cache_slots`]: its nodes, in pages.
 //! - [`membership`]: which entries of a store's membership answer count.
 //! - [`store`]: the store trait ([`BigSegmentStore`]) and its metadata answer.
 //! - [`status`]: store status, the status provider and its listeners.
@@ -18,6 +19,8 @@
 //! keep its membership objects as they are (`Membership` is opaque to the core).
 
 pub mod cache;
+pub mod cache_index;
+pub mod cache_slots;
 pub mod config;
 pub mod dynamodb;
 pub mod hash;

@@ -190,6 +190,34 @@ fn effective_prefix(prefix: &Option<String>) -> &str {
     }
 }
 
+/// Runs `ops` on the cache and on [`CacheModel`] side by side.
+fn check_cache_against_model(capacity: usize, ttl: f64, start: f64, ops: &[CacheOp]) -> Result<(), TestCaseError> {
+    let mut cache = MembershipCache::new(capacity, ttl);
+    let mut model = CacheModel { capacity, ttl, entries: Vec::new() };
+    let mut now = start;
+    for op in ops {
+        match op {
+            CacheOp::Insert(k, v) => {
+                cache.insert(format!("k{k}"), *v, now);
+                model.insert(format!("k{k}"), *v, now);
+            }
+            CacheOp::Get(k) => {
+                let key = format!("k{k}");
+                prop_assert_eq!(cache.get(&key, now).copied(), model.get(&key, now), "get {} at {}", key, now);
+            }
+            CacheOp::Advance(ms) => now += ms,
+            CacheOp::Clear => {
+                cache.clear();
+                model.entries.clear();
+            }
+        }
+        prop_assert_eq!(cache.len(), model.entries.len());
+        prop_assert!(cache.len() <= capacity);
+        prop_assert_eq!(cache.is_empty(), model.entries.is_empty());
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 512, failure_persistence: None, ..ProptestConfig::default() })]
 
@@ -424,9 +452,14 @@ enum CacheOp {
 }
 
 fn cache_op() -> impl Strategy<Value = CacheOp> {
+    cache_op_over(10)
+}
+
+/// Cache operations over `keys` keys.
+fn cache_op_over(keys: u8) -> impl Strategy<Value = CacheOp> {
     prop_oneof![
-        4 => (0u8..10, any::<u32>()).prop_map(|(k, v)| CacheOp::Insert(k, v)),
-        5 => (0u8..10).prop_map(CacheOp::Get),
+        4 => (0u8..keys, any::<u32>()).prop_map(|(k, v)| CacheOp::Insert(k, v)),
+        5 => (0u8..keys).prop_map(CacheOp::Get),
         3 => prop_oneof![3 => (0u32..20).prop_map(f64::from), 1 => Just(0.0), 1 => 0.0f64..5.0].prop_map(CacheOp::Advance),
         1 => Just(CacheOp::Clear),
     ]
@@ -495,31 +528,18 @@ proptest! {
         start in prop_oneof![Just(0.0), 0.0f64..1e12],
         ops in prop::collection::vec(cache_op(), 0..100),
     ) {
-        let mut cache = MembershipCache::new(capacity, ttl);
-        let mut model = CacheModel { capacity, ttl, entries: Vec::new() };
-        let mut now = start;
-        for op in &ops {
-            match op {
-                CacheOp::Insert(k, v) => {
-                    cache.insert(format!("k{k}"), *v, now);
-                    model.insert(format!("k{k}"), *v, now);
-                }
-                CacheOp::Get(k) => {
-                    let key = format!("k{k}");
-                    prop_assert_eq!(cache.get(&key, now), model.get(&key, now), "get {} at {}", key, now);
-                }
-                CacheOp::Advance(ms) => now += ms,
-                CacheOp::Clear => {
-                    cache.clear();
-                    model.entries.clear();
-                }
-            }
-            prop_assert_eq!(cache.len(), model.entries.len());
-            prop_assert!(cache.len() <= capacity);
-            prop_assert_eq!(cache.is_empty(), model.entries.is_empty());
-        }
+        check_cache_against_model(capacity, ttl, start, &ops)?;
     }
 
+    /// Wider: the index grows, and removals in the middle of its runs move entries back.
+    #[test]
+    fn cache_matches_the_model_over_many_keys(
+        capacity in 1usize..=120,
+        ttl in prop_oneof![4 => Just(1e9), 1 => (1u32..=200).prop_map(f64::from)],
+        ops in prop::collection::vec(cache_op_over(200), 0..600),
+    ) {
+        check_cache_against_model(capacity, ttl, 0.0, &ops)?;
+    }
     #[test]
     fn cache_never_panics_on_junk_times_and_ttls(
         capacity in 0usize..=4,
@@ -531,7 +551,7 @@ proptest! {
             if insert {
                 cache.insert(format!("k{k}"), k, now);
             } else if let Some(v) = cache.get(&format!("k{k}"), now) {
-                prop_assert_eq!(v, k);
+                prop_assert_eq!(*v, k);
             }
             prop_assert!(cache.len() <= capacity);
             if ttl.is_nan() || ttl <= 0.0 {

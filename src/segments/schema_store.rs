@@ -5,6 +5,7 @@
 
 use futures::future::LocalBoxFuture;
 
+use super::membership::TooWide;
 use super::store::StoreMetadata;
 use crate::host::HostValue;
 
@@ -19,6 +20,24 @@ pub enum StoreError<E> {
     /// The host answered, but not in the schema; the message names what was wrong and leaves
     /// out the context's hash (store errors are logged).
     Malformed(String),
+    /// The host answered a membership wider than the bound (`membership::MAX_ENTRIES`),
+    /// refused unread.
+    TooWide(TooWide),
+}
+
+/// A failure of the schema's own, with no host error in it (an answer that breaks the schema
+/// or is too wide), as the stores' parsers return it.
+pub type SchemaError = StoreError<std::convert::Infallible>;
+
+impl SchemaError {
+    /// The same failure as a store error of any host.
+    pub fn widen<E>(self) -> StoreError<E> {
+        match self {
+            StoreError::Host(never) => match never {},
+            StoreError::Malformed(m) => StoreError::Malformed(m),
+            StoreError::TooWide(w) => StoreError::TooWide(w),
+        }
+    }
 }
 
 impl<E: HostValue> HostValue for StoreError<E> {
@@ -26,6 +45,7 @@ impl<E: HostValue> HostValue for StoreError<E> {
         match self {
             StoreError::Host(e) => e.describe(),
             StoreError::Malformed(m) => m.clone(),
+            StoreError::TooWide(w) => w.to_string(),
         }
     }
 }
