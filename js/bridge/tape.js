@@ -75,41 +75,58 @@ function listsOwnOnly() {
 
 /** One nesting level: a writer, where in the buffer its tapes start, and what its last tape keeps. */
 class TapeLevel extends TapeWriter {
+  /** @type {TapeLevel | null} The level whose tapes this one's interrupt (null: the outermost). */
+  #outer;
+  /** @type {TapeLevel | null} The next level, made when a tape first nests in one of this one's. */
+  #inner = null;
+  /** A tape is being written (code of the caller's may be running in it). */
+  #busy = false;
+  /** The slot this level's tape starts at. */
+  #start = HEADER;
+  #keptValues = null;
+  #keptThrown = null;
+  // One array and one Map for every kept tape of this level, emptied on release: a fresh pair
+  // per tape cost an equal pair about 2 µs more per check with `mismatches()` (1 KB values).
+  #valuePool = [];
+  #thrownPool = new Map();
+  /** The nodes the pool holds values of. */
+  #pooled = 0;
+  /** The last tape was written with `keep`: its values and old strings stay until `release`. */
+  #kept = false;
+
   /**
    * @param {TapeLevel | null} outer the level whose tapes this one's interrupt (null: the outermost)
    * @param {TapeKeys} keys the keys' ids, shared by every level
    */
   constructor(outer, keys) {
     super(keys);
-    this.outer = outer;
-    /** @type {TapeLevel | null} The next level, made when a tape first nests in one of this one's. */
-    this.inner = null;
-    /** A tape is being written (code of the caller's may be running in it). */
-    this.busy = false;
-    /** The slot this level's tape starts at. */
-    this.start = HEADER;
-    this.keptValues = null;
-    this.keptThrown = null;
-    // One array and one Map for every kept tape of this level, emptied on release: a fresh pair
-    // per tape cost an equal pair about 2 µs more per check with `mismatches()` (1 KB values).
-    this.valuePool = [];
-    this.thrownPool = new Map();
-    /** The nodes the pool holds values of. */
-    this.pooled = 0;
-    /** The last tape was written with `keep`: its values and old strings stay until `release`. */
-    this.kept = false;
+    this.#outer = outer;
+  }
+
+  /** The level a tape begun now is written by: this one, or the first one in it not busy. */
+  free() {
+    /** @type {TapeLevel} */
+    let level = this;
+    while (level.#busy) level = level.#inner ??= new TapeLevel(level, level.keys);
+    return level;
+  }
+
+  /** The level (this one or one in it) whose last tape was kept and not yet released; null when none. */
+  keeping() {
+    for (let /** @type {TapeLevel} */ level = this; level !== null; level = level.#inner) if (level.#kept) return level;
+    return null;
   }
 
   /** Writes the pair (`flatten`): a TapeStatus. */
   writePair(oldValue, newValue, maxNodes, maxDepth, keep) {
     // A nested level starts in the view its outer level holds (the buffer may have moved since it
     // last wrote), and hands its own back when it ends, whatever happens: growing may move it.
-    const outer = this.outer;
+    const outer = this.#outer;
     if (outer !== null) this.view = outer.view;
-    this.busy = true;
+    this.#busy = true;
     let status = TapeStatus.Failed;
     try {
-      this.begin(maxDepth, keep);
+      this.#begin(maxDepth, keep);
       this.full = false;
       this.sideEnd = maxNodes;
       this.put(oldValue, 0);
@@ -128,20 +145,20 @@ class TapeLevel extends TapeWriter {
       view[0] = newStart;
       view[1] = this.at;
       view[2] = this.irregular ? 1 : 0;
-      view[3] = this.start;
+      view[3] = this.#start;
       if (keep) {
-        this.keptValues = this.values;
-        this.keptThrown = this.thrownBy;
-        this.kept = true;
+        this.#keptValues = this.values;
+        this.#keptThrown = this.thrownBy;
+        this.#kept = true;
       }
       status = TapeStatus.Written;
     } catch {
       // The stack ran out (or worse): nothing of this tape is read.
       this.path.fill(undefined);
     } finally {
-      this.busy = false;
+      this.#busy = false;
       if (outer !== null) outer.view = this.view;
-      this.end();
+      this.#end();
       try {
         this.keys.send();
       } catch {
@@ -151,12 +168,12 @@ class TapeLevel extends TapeWriter {
     return status;
   }
 
-  begin(maxDepth, keep) {
+  #begin(maxDepth, keep) {
     readCodes();
-    if (this.outer === null) this.keys.forgetIfTooMany();
+    if (this.#outer === null) this.keys.forgetIfTooMany();
     // A nested tape starts after the slots the one it interrupts has written so far.
-    this.start = this.outer === null ? HEADER : this.outer.at;
-    this.at = this.start;
+    this.#start = this.#outer === null ? HEADER : this.#outer.at;
+    this.at = this.#start;
     this.ordinal = 0;
     this.newSide = false;
     this.canonical = false;
@@ -170,18 +187,18 @@ class TapeLevel extends TapeWriter {
     this.irregular = false;
     this.depthLimit = Math.min(maxDepth, MAX_DEPTH);
     this.ownOnly = listsOwnOnly();
-    this.values = keep ? this.valuePool : null;
-    this.thrownBy = keep ? this.thrownPool : null;
+    this.values = keep ? this.#valuePool : null;
+    this.thrownBy = keep ? this.#thrownPool : null;
   }
 
-  end() {
-    if (!this.kept) this.forgetStrings();
+  #end() {
+    if (!this.#kept) this.forgetStrings();
     if (this.oldKeyCount > 0) this.oldKeys.fill(undefined, 0, this.oldKeyCount);
     if (this.oldObjectCount > 0) this.oldObjects.fill(undefined, 0, this.oldObjectCount);
     if (this.others.size > 0) this.others.clear();
     if (this.values !== null) {
-      this.pooled = this.ordinal;
-      if (this.keptValues === null) this.emptyPool();
+      this.#pooled = this.ordinal;
+      if (this.#keptValues === null) this.#emptyPool();
     }
     this.values = null;
     this.thrownBy = null;
@@ -189,45 +206,39 @@ class TapeLevel extends TapeWriter {
 
   /** The value kept for node `ordinal` (`thrown`: what reading it threw), undefined when none. */
   keptValue(ordinal, thrown) {
-    if (thrown) return this.keptThrown === null ? undefined : this.keptThrown.get(ordinal);
-    return this.keptValues === null ? undefined : this.keptValues[ordinal];
+    if (thrown) return this.#keptThrown === null ? undefined : this.#keptThrown.get(ordinal);
+    return this.#keptValues === null ? undefined : this.#keptValues[ordinal];
   }
 
   /** Makes the kept tape's string ids canonical; nothing when they are. */
   canonicaliseKept() {
-    if (!this.kept || this.canonical || this.newStringCount === 0) return;
+    if (!this.#kept || this.canonical || this.newStringCount === 0) return;
     if (this.view.length === 0) this.view = tapeView();
     this.canonicalise(this.newStringCount);
   }
 
   /** Forgets the values and strings kept for the last tape. */
   release() {
-    if (this.keptValues !== null) {
-      this.keptValues = null;
-      this.keptThrown = null;
-      this.emptyPool();
+    if (this.#keptValues !== null) {
+      this.#keptValues = null;
+      this.#keptThrown = null;
+      this.#emptyPool();
     }
-    if (this.kept) {
+    if (this.#kept) {
       this.forgetStrings();
-      this.kept = false;
+      this.#kept = false;
     }
   }
 
-  emptyPool() {
-    if (this.pooled > 0) this.valuePool.fill(undefined, 0, this.pooled);
-    if (this.thrownPool.size > 0) this.thrownPool.clear();
-    this.pooled = 0;
+  #emptyPool() {
+    if (this.#pooled > 0) this.#valuePool.fill(undefined, 0, this.#pooled);
+    if (this.#thrownPool.size > 0) this.#thrownPool.clear();
+    this.#pooled = 0;
   }
 }
 
 /** The outermost level; each level makes the next one when a tape first nests in one of its own. */
 const outermost = new TapeLevel(null, new TapeKeys());
-
-/** The level whose last tape was kept (`keep`) and not yet released; null when none is. */
-function keeping() {
-  for (let level = outermost; level !== null; level = level.inner) if (level.kept) return level;
-  return null;
-}
 
 /**
  * Writes `oldValue` and `newValue` onto the wasm's tape: a TapeStatus. With `keep`, each node's
@@ -238,8 +249,7 @@ function keeping() {
  */
 export function flatten(oldValue, newValue, maxNodes, maxDepth, keep) {
   try {
-    let level = outermost;
-    while (level.busy) level = level.inner ??= new TapeLevel(level, level.keys);
+    const level = outermost.free();
     releaseTape();
     return level.writePair(oldValue, newValue, maxNodes, maxDepth, keep);
   } catch {
@@ -253,7 +263,7 @@ export function flatten(oldValue, newValue, maxNodes, maxDepth, keep) {
  * @param {number} ordinal @param {boolean} thrown
  */
 export function tapeValue(ordinal, thrown) {
-  const level = keeping();
+  const level = outermost.keeping();
   return level === null ? undefined : level.keptValue(ordinal, thrown);
 }
 
@@ -262,10 +272,10 @@ export function tapeValue(ordinal, thrown) {
  * first old string with its text), as explaining a mismatch needs; nothing when they are already.
  */
 export function canonicaliseTape() {
-  keeping()?.canonicaliseKept();
+  outermost.keeping()?.canonicaliseKept();
 }
 
 /** Forgets the values (and strings) kept for the last tape written with `keep`. */
 export function releaseTape() {
-  keeping()?.release();
+  outermost.keeping()?.release();
 }
