@@ -11,7 +11,8 @@
 //   events.js   cutover's own migration_op event
 //   results.js  an operation's result, to the facade's promise
 //   metrics.js  a measurement into an OpenTelemetry instrument
-//   tape.js     a pair of values flattened onto the wasm's tape, for sameStructure
+//   tape.js     a pair of values flattened onto the wasm's tape, for sameStructure (a writer
+//               per nesting level: tape_writer.js; the keys' ids: tape_buffer.js)
 //   responses.js a fetch Response snapshotted, for sameResponse
 //   store.js    a Big Segments lookup's answer object
 //   thrown.js, record.js  what the calls above hand over beside their arguments

@@ -302,7 +302,7 @@ codes! {
         Written = 0,
         /// Writing failed (the JavaScript stack ran out): nothing of the tape is read, and the
         /// comparison answers as for values it could not read. (A comparison that a getter of the
-        /// values runs meanwhile writes a nested tape: js/bridge/tape.js, "Re-entrancy".)
+        /// values runs meanwhile writes a nested tape: js/bridge/tape.js, "Nesting".)
         Failed = 1,
     }
 }

@@ -22,8 +22,8 @@ use crate::diff::{differences, Bounds, Difference, Explanation, Ignore, Unreadab
 /// difference) and one to let the facade forget the references. Only for mismatches.
 ///
 /// Never fails and never throws: a getter that throws is a difference of kind `type` with what
-/// it threw. When no tape can be written (a getter of the values being flattened ran a
-/// comparison, or the JavaScript stack ran out), the answer is no differences and `truncated`.
+/// it threw. When no tape can be written (the JavaScript stack ran out), the answer is no
+/// differences and `truncated`.
 pub fn explain(old: &JsValue, new: &JsValue, ignore: Option<&Ignore>, max_differences: usize) -> Explanation<JsValue> {
     let none = Ignore::none();
     let ignore = ignore.unwrap_or(&none);

@@ -89,7 +89,7 @@ impl Native {
     /// Flattens `old` and `new` through the bridge, then compares them. A pair that could not be
     /// written (the JavaScript stack ran out) is not compared, and answers as one that could not
     /// be read. A getter of another pair being written may call this: the bridge writes a nested
-    /// tape (js/bridge/tape.js, "Re-entrancy").
+    /// tape after the slots of that one (js/bridge/tape.js, "Nesting").
     pub fn same(&self, old: &JsValue, new: &JsValue) -> Sameness {
         let (nodes, depth) = self.limits();
         match TapeStatus::from_code(bridge::flatten(old, new, nodes, depth, false)) {

@@ -4,8 +4,11 @@
 //! with no call back into JavaScript.
 //!
 //! **Layout** (`f64` slots). Slot 0: where the new value's nodes start; slot 1: where they end;
-//! slot 2: 1 when the tape is irregular (below), else 0; the old value's nodes start at slot 4
-//! ([`HEADER`]). Each value is its nodes in pre-order, a
+//! slot 2: 1 when the tape is irregular (below), else 0; slot 3: where the old value's nodes
+//! start, at least slot 4 ([`HEADER`]; anything less reads as 4). A tape written while another
+//! was being written (a getter of that one's values ran a comparison) starts after that one's
+//! slots so far, which stay as they are (js/bridge/tape.js, "Nesting"). Each value is its nodes
+//! in pre-order, a
 //! node being a [`TapeNode`] code and one number (see codes.rs for what the number is). A plain
 //! object's children are each preceded by one slot, the key's id: ids name keys across tapes
 //! (the facade interns them, and their texts reach [`Tape`] once, through `internKeys`, see
@@ -42,9 +45,14 @@ use std::borrow::Cow;
 use super::codes::TapeNode;
 use crate::diff::{Limit, Shape, Structure};
 
-/// Slots before the old value's nodes: where the new value's start, where they end, whether the
-/// tape is irregular, and one unused.
+/// The header's slots, before any tape's nodes: where the new value's start, where they end,
+/// whether the tape is irregular, and where the old value's start.
 pub const HEADER: usize = 4;
+
+/// Where the old value's nodes start (slot 3), at least [`HEADER`].
+fn old_start(slots: &[f64]) -> usize {
+    slot_index(slots, 3).max(HEADER)
+}
 
 /// Whether the two values on the tape are written alike, slot for slot, on a regular tape: then
 /// they are the same structure (see "Written alike" above).
@@ -56,7 +64,7 @@ pub fn written_alike(slots: &[f64]) -> bool {
         return false;
     }
     let (new_start, end) = (new_start as usize, end as usize);
-    match (slots.get(HEADER..new_start), slots.get(new_start..end)) {
+    match (slots.get(old_start(slots)..new_start), slots.get(new_start..end)) {
         (Some(old), Some(new)) => {
             !old.is_empty() && old.len() == new.len() && old.iter().zip(new).all(|(a, b)| a.to_bits() == b.to_bits())
         }
@@ -116,8 +124,9 @@ impl TapeIndex {
         self.children.clear();
         self.keys.clear();
         let end = slot_index(slots, 1).min(slots.len());
-        let new_start = slot_index(slots, 0).clamp(HEADER, end.max(HEADER));
-        let old = self.side(slots, HEADER, new_start);
+        let start = old_start(slots).min(end.max(HEADER));
+        let new_start = slot_index(slots, 0).clamp(start, end.max(start));
+        let old = self.side(slots, start, new_start);
         let new = self.side(slots, new_start, end);
         self.cut = self.nodes.len() as u32;
         self.nodes.push(Node {

@@ -339,18 +339,21 @@ fn json_value() -> impl proptest::strategy::Strategy<Value = serde_json::Value> 
 
 proptest::proptest! {
     /// The shortcut answers only what the walk would: written alike is the same structure,
-    /// and equal values (serde_json's objects keep their keys sorted) are written alike.
+    /// and equal values (serde_json's objects keep their keys sorted) are written alike; also
+    /// for a tape written after `before` slots of another (nested: slot 3 says where it starts).
     #[test]
-    fn written_alike_is_the_walks_answer(a in json_value(), b in json_value(), copy in proptest::bool::ANY) {
+    fn written_alike_is_the_walks_answer(a in json_value(), b in json_value(), copy in proptest::bool::ANY, before in 0usize..6) {
         let b = if copy { a.clone() } else { b };
         let (mut keys, mut strings) = (Vec::new(), Vec::new());
         let slots = {
-            let mut w = Writer { slots: vec![0.0; HEADER], ordinal: 0 };
+            let mut w = Writer { slots: vec![f64::from(T::Array as u32); HEADER + before], ordinal: 0 };
+            w.slots[3] = (HEADER + before) as f64;
             json(&mut w, &a, &mut keys, &mut strings);
             let new_start = w.slots.len();
             json(&mut w, &b, &mut keys, &mut strings);
             w.slots[0] = new_start as f64;
             w.slots[1] = w.slots.len() as f64;
+            w.slots[2] = 0.0;
             w.slots
         };
         let mut index = TapeIndex::default();

@@ -343,6 +343,24 @@ test('a getter that throws after running a comparison, and a trap that runs one,
   assert.deepEqual(answers, [true, false]);
 });
 
+test('a getter whose comparison makes the tape\'s buffer grow leaves the comparison around it right', () => {
+  // A nested tape is written after the slots of the one it interrupts: 9,000 keys a side before
+  // the getter and two values of 9,990 keys in it take more slots than any single tape (the
+  // buffer grows, and may move, while the interrupted tape is open).
+  const nested = [];
+  const value = (tail) => ({
+    before: wide(9000),
+    get g() {
+      nested.push(same(wide(9990), wide(9990)), same(wide(9990), wide(9990, (i) => (i === 9989 ? -1 : i))));
+      return 'g';
+    },
+    tail,
+  });
+  assert.equal(same(value([1, 'two', { three: 3 }]), value([1, 'two', { three: 3 }])), true);
+  assert.equal(same(value([1, 'two', { three: 3 }]), value([1, 'two', { three: 4 }])), false);
+  assert.deepEqual(nested, [true, false, true, false, true, false, true, false]);
+});
+
 // ---------------------------------------------------------------------------------------------
 // Bounds: a 10,000-key object, a 10,000-deep chain
 
