@@ -117,10 +117,11 @@ test('tarball: LICENSE is the license package.json names', { skip }, async () =>
 // The target is 300,000 B (issue 33); guard() (issue 30) added about 5 KB gzipped to each wasm
 // (303,977 B), the console (issue 31: its page, facade, fleet binding and docs/CONSOLE.md)
 // 24.6 KB more (328,608 B), and the server wasm built for speed again (issue 32: LLVM's own
-// inline threshold instead of 25, 5–11 % faster for +10.2 KB of gzipped wasm): measured 341,134 B.
+// inline threshold instead of 25, 5–11 % faster for +10.2 KB of gzipped wasm): 341,134 B; with
+// the Big Segments cache in pages and the tape's writer per level (issue 32): measured 343,044 B.
 // The bound stands just above it until the two wasms share one engine (their common code is in
 // the tarball twice: 81 KB of the migrations wasm's gzipped bytes).
-const TARBALL_BOUND = 342_000;
+const TARBALL_BOUND = 344_000;
 test(`tarball: the whole package is at most ${TARBALL_BOUND} B (what npm publishes; the project bound)`, { skip }, (t) => {
   const bytes = statSync(TARBALL).size;
   t.diagnostic(`the npm tarball is ${bytes} B`);
