@@ -1,7 +1,7 @@
 // Migrations: the builder, the migrator, the tracker and the flag-client adapters.
 import * as wasm from './wasm/cutover.js';
 import { Hint, OptionsOf } from './wasm/cutover.js';
-import { stage } from './bridge/answers.js';
+import { stage } from './bridge/client.js';
 import { nativeComparison } from './diff.js';
 import { gaugeSlot, instrumentsOf, MIGRATION } from './metrics.js';
 import { CONSOLE_SAMPLE, describe, INNER, LastString, LD_SHAPED, OLD_FIRST, read } from './util.js';
@@ -87,8 +87,8 @@ function hints(flagKey, defaultStage, signal) {
 /**
  * An operation's caller side, handed to the wasm as one argument (src/js/migrator.rs, run):
  * the promise's functions, the caller's signal, whether the result takes LaunchDarkly's shape
- * (createMigration's `result` for `value`: js/bridge/results.js builds it once), the
- * `waitUntil` a background part is handed to (js/bridge/results.js, handOver), and the
+ * (createMigration's `result` for `value`: js/bridge/migrator.js builds it once), the
+ * `waitUntil` a background part is handed to (js/bridge/migrator.js, handOver), and the
  * migrator's `held` functions, which the wasm keeps this object for until the operation has
  * ended (js/bridge/held.js).
  */
@@ -100,7 +100,7 @@ class Pending {
     this.launchDarklyShape = launchDarklyShape;
     this.waitUntil = waitUntil;
     this.held = held;
-    /** The resolve function of the promise `waitUntil` got (js/bridge/results.js, handOver). */
+    /** The resolve function of the promise `waitUntil` got (js/bridge/migrator.js, handOver). */
     this.ended = undefined;
   }
 }

@@ -1,11 +1,11 @@
 // HTTP shadowing: `sameResponse`, a comparison of two fetch Responses that the Rust core runs
 // (src/diff/response.rs its options, src/js/same_response.rs the binding). Passed to
 // `MigratorBuilder#read`, each origin's Response is snapshotted as it settles (js/bridge/
-// responses.js) and the snapshots are compared once both bodies are read, after the caller's
+// same_response.js) and the snapshots are compared once both bodies are read, after the caller's
 // read has resolved; the caller gets its Response with the body unread.
 import * as wasm from './wasm/cutover.js';
 import { OptionsOf, TapeStatus } from './wasm/cutover.js';
-import { isResponse } from './bridge/responses.js';
+import { isResponse } from './bridge/same_response.js';
 import { flatten } from './bridge/tape.js';
 import { keepNative } from './diff.js';
 import { describe, read } from './util.js';

@@ -2,7 +2,7 @@
 // Rust stores (the Redis store here; js/dynamodb.js makes the DynamoDB one).
 import * as wasm from './wasm/cutover.js';
 import { OptionsOf } from './wasm/cutover.js';
-import { now } from './bridge/waiting.js';
+import { now } from './bridge/promise.js';
 import { BIG_SEGMENTS, gaugeSlot, instrumentsOf } from './metrics.js';
 import { CONSOLE_SAMPLE, INNER, isObject, LastString, read } from './util.js';
 

@@ -2,9 +2,9 @@
 // out in the record (`EventField`, src/js/event.rs) with the caller's own context object.
 import { EventField } from '../wasm/cutover.js';
 import { flags, present } from '../util.js';
-import { operationNames, stageNames } from './names.js';
+import { operationNames, stageNames } from './stage.js';
 import { record } from './record.js';
-import { sendEvent } from './trackers.js';
+import { sendEvent } from './delegation.js';
 
 /**
  * @param {unknown} context

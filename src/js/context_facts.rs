@@ -1,4 +1,4 @@
-//! What validation reads of a caller's context, from the layout js/context.js's `contextFacts`
+//! What validation reads of a caller's context, from the layout js/bridge/context_facts.js's `contextFacts`
 //! answers with (nothing else of the context is read, and it is never copied).
 
 use wasm_bindgen::prelude::*;
@@ -13,7 +13,7 @@ fn keys_from(key: Option<char>, targeting_key: Option<char>) -> KeyFacts {
     KeyFacts { key: fact(key), targeting_key: fact(targeting_key) }
 }
 
-/// Reads what `contextFacts` (js/context.js) returns: undefined for a value that is not an object;
+/// Reads what `contextFacts` (js/bridge/context_facts.js) returns: undefined for a value that is not an object;
 /// a string for a single-kind context — `a`/`s`/`o` (kind absent, a string, anything else), the
 /// two key characters of [`keys_from`], then the kind's text; an array for a multi-kind context —
 /// `[has key, name, fact, name, fact, …]` where a fact is the two key characters of a nested

@@ -4,7 +4,7 @@
 //! Its core is a `WasmSameStructure` (same_structure.rs) that also knows how to read a Response
 //! ([`Reading`]). As a read's comparison it is one that reads values first
 //! (`Comparison::snapshot`): when an origin settles with a `Response`, the bridge
-//! (`readResponse`, js/bridge/responses.js) clones it and reads the clone's body into a
+//! (`readResponse`, js/bridge/same_response.js) clones it and reads the clone's body into a
 //! `{ status, headers, body }` snapshot, reported to a waiting slot; the caller gets the
 //! Response itself, its body unread. The core then compares the two snapshots with the
 //! structural walk and `ignore`, as `sameStructure` does. A value that is not a Response is its

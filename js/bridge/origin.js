@@ -5,7 +5,7 @@
 import { Call, Check, Pair, deliverBoth, deliverTimed } from '../wasm/cutover.js';
 import { isObject, promiseOf, read, when } from '../util.js';
 import { keepThrown } from './thrown.js';
-import { now } from './waiting.js';
+import { now } from './promise.js';
 
 const FAILURE = Symbol.for('cutover.failure');
 

@@ -1,7 +1,7 @@
 // An operation's result handed to the facade's promise (src/js/migrator.rs): one call per
 // operation, each origin's part given as a `Side` and its value or error.
 import { Call, Side } from '../wasm/cutover.js';
-import { originNames } from './names.js';
+import { originNames } from './stage.js';
 import { keepThrown } from './thrown.js';
 
 /**

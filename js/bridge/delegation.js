@@ -3,7 +3,7 @@
 // onto it in one call, and the event it makes sent to its client.
 import { Call, Check, Settle, TrackerCall, TrackerField, TrackerMethod } from '../wasm/cutover.js';
 import { present } from '../util.js';
-import { operationNames, originNames, trackerMethods } from './names.js';
+import { operationNames, originNames, trackerMethods } from './stage.js';
 import { record } from './record.js';
 import { keepThrown, takeThrown } from './thrown.js';
 

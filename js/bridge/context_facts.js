@@ -2,7 +2,7 @@
 // decides, src/js/value.rs facts_from reads this answer): `kind`, `key` and `targetingKey`
 // (OpenFeature's), and for a multi-kind context its attribute names and each nested `key` and
 // `targetingKey`. Nothing else is read, and the object is never copied.
-import { isArray, isObject, kept, read } from './util.js';
+import { isArray, isObject, kept, read } from '../util.js';
 
 const good = (key) => (typeof key === 'string' && key !== '' ? '1' : '0');
 // `key`, then `targetingKey`: 1 a non-empty string, 0 anything else, - absent. targetingKey is

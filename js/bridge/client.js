@@ -3,7 +3,7 @@
 // `answerFields`), a promise reported to slot `id` when it settles (src/js/client.rs).
 import { Answer, AnswerField, answered, answerFields, deliver } from '../wasm/cutover.js';
 import { isObject, number, promiseOf, read, when } from '../util.js';
-import { stageCodes, trackerMethods } from './names.js';
+import { stageCodes, trackerMethods } from './stage.js';
 import { record } from './record.js';
 import { keepThrown } from './thrown.js';
 
