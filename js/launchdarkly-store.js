@@ -3,7 +3,7 @@
 // cutover store (redisBigSegmentStore over any client, a JavaScript store, …) in LaunchDarkly's
 // interface: getMetadata() → { lastUpToDate? } | undefined, getUserMembership(hash) → object |
 // undefined, close(). Store failures reach the SDK as rejections (it marks the store unavailable).
-import { OptionsOf, checkOptionNames } from './wasm/cutover.js';
+import { OptionsOf, checkMembershipWidth, checkOptionNames } from './wasm/cutover.js';
 import { nativeStoreOf } from './segments.js';
 import { describe, promiseOf, read } from './util.js';
 
@@ -58,6 +58,7 @@ function metadataOf(answer) {
  * undefined → undefined (no data); otherwise a frozen null-prototype object of its own enumerable
  * keys with boolean values (`__proto__` is data; other values, and keys whose read throws, are left
  * out; an answer that is not an object, or refuses to list its keys, is the empty membership).
+ * One of more than 10,000 keys throws (a RangeError: a store error for the SDK).
  */
 function membershipOf(answer) {
   if (answer === null || answer === undefined) return undefined;
@@ -69,6 +70,7 @@ function membershipOf(answer) {
     } catch {
       // a proxy that refuses to list its keys: no entries
     }
+    checkMembershipWidth(keys.length); // the core's bound: a wider answer is a store error, unread
     for (const key of keys) {
       const included = read(answer, key);
       if (typeof included === 'boolean') {

@@ -8,7 +8,7 @@ export interface BigSegmentStoreMetadata {
   lastUpToDate?: number | null;
 }
 
-/** Segment ref (`key.gN`) → included (true) or excluded (false); at most 10,000 entries, else a store error. */
+/** Segment ref (`key.gN`) → included (true) or excluded (false); over 10,000 entries: a store error. */
 export type StoreMembership = Record<string, boolean>;
 
 /**
@@ -35,7 +35,7 @@ export type BigSegmentStore = {
 export interface CoreBigSegmentStore {
   /** `lastUpToDate`: epoch ms of the last synchronization, null when never synchronized. */
   getMetadata(): Promise<{ lastUpToDate: number | null }>;
-  /** A null-prototype map of the context's memberships, or null when the store has none; over 10,000 refs: a RangeError. */
+  /** A null-prototype map of the context's memberships, or null when the store has none. */
   getMembership(contextHash: string): Promise<StoreMembership | null>;
   /** Does nothing: the caller closes its own Redis or DynamoDB client. */
   close(): void;

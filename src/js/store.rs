@@ -133,6 +133,17 @@ fn membership_from(answer: &JsValue, owner: &'static str) -> Result<Option<JsMem
     Ok(Some(JsMembership::new(membership_object(&mut counted_entries(read).into_iter()))))
 }
 
+/// Who answered, for launchDarklyBigSegmentStore's copy of a JavaScript store's answer.
+const LAUNCHDARKLY_STORE: &str = "launchDarklyBigSegmentStore: the store";
+
+/// For the facade's own copy of a JavaScript store's answer (js/launchdarkly-store.js): throws
+/// the core's refusal (a `RangeError`) when `entries` keys are more than the bound, before the
+/// facade reads any of them.
+#[wasm_bindgen(js_name = checkMembershipWidth)]
+pub fn check_membership_width(entries: f64) -> Result<(), JsValue> {
+    within_bound(LAUNCHDARKLY_STORE, entries as usize).map_err(|e| js_sys::RangeError::new(&e.to_string()).into())
+}
+
 fn call_settled(
     f: Option<Function>,
     this: &JsValue,

@@ -4,7 +4,7 @@
 // bound is a membership.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BigSegmentStoreManager, dynamoDbBigSegmentStore, redisBigSegmentStore } from 'cutover';
+import { BigSegmentStoreManager, dynamoDbBigSegmentStore, launchDarklyBigSegmentStore, redisBigSegmentStore } from 'cutover';
 import { makeLogger } from './helpers/segments.mjs';
 
 const BOUND = 10_000;
@@ -109,4 +109,17 @@ test('DynamoDB: a string set wider than the bound is refused without reading its
   assert.deepEqual({ ...(await m.getUserMembership('k')) }, { membership: null, status: 'STORE_ERROR' });
   assert.equal(reads.items, 0, 'no member was read');
   assert.match(membershipErrors(log)[0] ?? '', /RangeError: DynamoDB: the included string set answered a membership of 10001 entries, more than the bound of 10000; refused unread/);
+});
+
+test("launchDarklyBigSegmentStore over a JS store: an answer wider than the bound rejects (a store error for LaunchDarkly's SDK)", async () => {
+  let answer = entries(BOUND + 1);
+  const store = { getMetadata: async () => ({ lastUpToDate: Date.now() }), getMembership: async () => answer };
+  const adapter = launchDarklyBigSegmentStore(store)({});
+  await assert.rejects(adapter.getUserMembership('h'), {
+    name: 'RangeError',
+    message: `launchDarklyBigSegmentStore: the store answered a membership of ${BOUND + 1} entries, more than the bound of ${BOUND}; refused unread`,
+  });
+  answer = entries(BOUND);
+  assert.equal(Object.keys(await adapter.getUserMembership('h')).length, BOUND);
+  adapter.close();
 });
