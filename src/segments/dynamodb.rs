@@ -17,7 +17,7 @@ use futures::FutureExt;
 
 use super::host_data::{HostData, Select};
 use super::membership::{within_bound, TooWide};
-use super::schema_store::{membership_of, Answer, MembershipEntries, SchemaError, SchemaStore, StoreError};
+use super::schema_store::{membership_of, MembershipEntries, SchemaError, SchemaStore, StoreError, StoreReply};
 use super::store::StoreMetadata;
 use crate::host::HostValue;
 
@@ -211,7 +211,7 @@ impl<H: DynamoDbHost> DynamoDbStore<H> {
         key: String,
         reads: Select,
         read: impl FnOnce(Option<&HostData>) -> Result<T, SchemaError> + 'static,
-    ) -> Answer<T, H::Error> {
+    ) -> StoreReply<T, H::Error> {
         let request = GetItemRequest { table_name: self.table_name.clone(), namespace, key };
         let output = self.host.get_item(request, reads);
         output
@@ -227,7 +227,7 @@ impl<H: DynamoDbHost> SchemaStore for DynamoDbStore<H> {
     type HostError = H::Error;
 
     /// A missing metadata item, or one without `synchronizedOn`, means never synchronized.
-    fn metadata(&self) -> Answer<StoreMetadata, H::Error> {
+    fn metadata(&self) -> StoreReply<StoreMetadata, H::Error> {
         self.read_item(self.metadata_key.clone(), self.metadata_key.clone(), METADATA_READS, |item| {
             let last = item.map(parse_synchronized_on).transpose().map_err(StoreError::Malformed)?.flatten();
             Ok(StoreMetadata { last_up_to_date: last })
@@ -235,7 +235,7 @@ impl<H: DynamoDbHost> SchemaStore for DynamoDbStore<H> {
     }
 
     /// A missing item is no data (`None`); an item with neither set is the empty membership.
-    fn membership(&self, context_hash: &str) -> Answer<Option<MembershipEntries>, H::Error> {
+    fn membership(&self, context_hash: &str) -> StoreReply<Option<MembershipEntries>, H::Error> {
         self.read_item(self.user_namespace.clone(), context_hash.to_string(), MEMBERSHIP_READS, |item| {
             let Some(item) = item else { return Ok(None) };
             let included = string_set(item, ATTR_INCLUDED)?;

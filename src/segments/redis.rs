@@ -12,7 +12,7 @@ use futures::FutureExt;
 
 use super::host_data::HostData;
 use super::membership::{within_bound, TooWide};
-use super::schema_store::{membership_of, Answer, MembershipEntries, SchemaError, SchemaStore, StoreError};
+use super::schema_store::{membership_of, MembershipEntries, SchemaError, SchemaStore, StoreError, StoreReply};
 use super::store::StoreMetadata;
 use crate::host::HostValue;
 
@@ -124,7 +124,7 @@ impl<H: RedisHost> RedisStore<H> {
 
     /// Both SMEMBERS in one round trip: a pipeline when the host has one, else two commands
     /// issued together.
-    fn both_sets(&self, context_hash: &str) -> Answer<(HostData, HostData), H::Error> {
+    fn both_sets(&self, context_hash: &str) -> StoreReply<(HostData, HostData), H::Error> {
         let smembers = |prefix: &str| vec!["SMEMBERS".to_string(), format!("{prefix}{context_hash}")];
         let (include, exclude) = (smembers(&self.include_prefix), smembers(&self.exclude_prefix));
         if let Some(replies) = self.host.pipeline(vec![include.clone(), exclude.clone()]) {
@@ -141,7 +141,7 @@ impl<H: RedisHost> RedisStore<H> {
 impl<H: RedisHost> SchemaStore for RedisStore<H> {
     type HostError = H::Error;
 
-    fn metadata(&self) -> Answer<StoreMetadata, H::Error> {
+    fn metadata(&self) -> StoreReply<StoreMetadata, H::Error> {
         let reply = self.host.command(vec!["GET".into(), self.synchronized_on_key.clone()]);
         reply
             .map(|reply| {
@@ -151,7 +151,7 @@ impl<H: RedisHost> SchemaStore for RedisStore<H> {
             .boxed_local()
     }
 
-    fn membership(&self, context_hash: &str) -> Answer<Option<MembershipEntries>, H::Error> {
+    fn membership(&self, context_hash: &str) -> StoreReply<Option<MembershipEntries>, H::Error> {
         self.both_sets(context_hash)
             .map(|replies| {
                 let (include, exclude) = replies?;

@@ -51,7 +51,7 @@ impl<E: HostValue> HostValue for StoreError<E> {
 }
 
 /// What a schema store's queries answer.
-pub type Answer<T, E> = LocalBoxFuture<'static, Result<T, StoreError<E>>>;
+pub type StoreReply<T, E> = LocalBoxFuture<'static, Result<T, StoreError<E>>>;
 
 /// A store whose answers the core parses. Both queries are `'static` futures that hold no
 /// borrow of the store.
@@ -59,10 +59,10 @@ pub trait SchemaStore {
     type HostError: HostValue;
 
     /// When the store was last synchronized (`last_up_to_date: None`: never).
-    fn metadata(&self) -> Answer<StoreMetadata, Self::HostError>;
+    fn metadata(&self) -> StoreReply<StoreMetadata, Self::HostError>;
 
     /// The membership of a hashed context key; `None` when the store has no data for it.
-    fn membership(&self, context_hash: &str) -> Answer<Option<MembershipEntries>, Self::HostError>;
+    fn membership(&self, context_hash: &str) -> StoreReply<Option<MembershipEntries>, Self::HostError>;
 }
 
 /// Combines a context's two sets: excluded refs map to false, included to true; include wins.
