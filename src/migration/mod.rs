@@ -10,6 +10,7 @@ pub mod context;
 mod context_warning;
 pub mod delegation;
 pub mod event;
+pub mod event_format;
 pub mod guard;
 pub mod migrator;
 pub mod mismatches;
