@@ -66,7 +66,6 @@ export class LastString {
     return same;
   }
 }
-export const flags = (bits) => (bits === 3 ? { old: true, new: true } : bits === 1 ? { old: true } : { new: true });
 export const present = (n) => n === n; // not NaN
 
 export function describe(value) {

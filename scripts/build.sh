@@ -20,13 +20,22 @@ done
 say() { [ "$quiet" = 1 ] || echo "[build] $*" >&2; }
 stamp=.wb/dist-built
 if [ "$if_stale" = 1 ] && [ -f "$stamp" ] && [ -f dist/cutover_bg.wasm ] &&
-  [ -z "$(find src Cargo.toml Cargo.lock package-lock.json scripts/build.sh scripts/bundle.mjs js \( -path js/wasm -o -path js/wasm-migrations \) -prune -o -newer "$stamp" -print -quit)" ]; then
+  [ -z "$(find src Cargo.toml Cargo.lock package-lock.json scripts/build.sh scripts/bundle.mjs scripts/event_format.rs js \( -path js/wasm -o -path js/wasm-migrations \) -prune -o -newer "$stamp" -print -quit)" ]; then
   say "dist/ is up to date"
   exit 0
 fi
 
 if [ "$quiet" = 1 ]; then bash scripts/setup.sh --quiet; else bash scripts/setup.sh; fi
 export PATH="$(bash scripts/tools-dir.sh)/bin:$PATH"
+
+# The bridge's builder of cutover's own migration_op event, generated from the wire format's
+# tables (src/migration/event_format.rs) by scripts/event_format.rs (plain Rust, no crate: about
+# a second); written only when it changed, so that an unchanged tree stays as it was.
+# tests/event_format.rs (cargo test) checks the file in the tree is current.
+mkdir -p target
+rustc --edition 2021 --crate-name event_format_js -o target/event_format scripts/event_format.rs
+target/event_format > target/event_format.js
+cmp -s target/event_format.js js/bridge/event_format.js || cp target/event_format.js js/bridge/event_format.js
 
 # The server wasm is built for speed (issue 32): opt-level 3 with LLVM's own inline threshold.
 # Measured against the inline threshold of 25 it had for the tarball's old bound (bench/against.mjs,

@@ -121,7 +121,7 @@ extern "C" {
     #[wasm_bindgen(js_name = settleTracker)]
     pub fn settle_tracker(tracker: &JsValue, client: &JsValue, calls: u32, last: bool) -> u32;
 
-    /// Builds cutover's own `migration_op` event from the record's `EventField`s and the
+    /// Builds cutover's own `migration_op` event from the record (laid out by event.rs) and the
     /// caller's context, and hands it to `client.trackMigrationOp`: a `Call`.
     #[wasm_bindgen(js_name = ownEvent)]
     pub fn own_event(client: &JsValue, context: &JsValue, flag_key: &JsValue, reason: &JsValue) -> u32;

@@ -191,31 +191,6 @@ codes! {
 }
 
 codes! {
-    /// The numbers of cutover's own `migration_op` event in the record, written by the bindings
-    /// before `ownEvent`/`buildEvent`. NaN leaves a field out.
-    EventField {
-        CreationDate = 0,
-        /// 0 read, 1 write (`operationNames` order).
-        Operation = 1,
-        /// `Answer` stage codes.
-        Value = 2,
-        Default = 3,
-        Variation = 4,
-        Version = 5,
-        SamplingRatio = 6,
-        /// Bit 0 old, bit 1 new; 0 leaves the measurement out.
-        Invoked = 7,
-        /// 1 consistent, 0 not; NaN: no consistency measurement.
-        Consistent = 8,
-        CheckRatio = 9,
-        LatencyOld = 10,
-        LatencyNew = 11,
-        /// Bit 0 old, bit 1 new; 0 leaves the measurement out.
-        Errors = 12,
-    }
-}
-
-codes! {
     /// The options objects the facade reads and hands to `checkOptionNames` (src/js/options.rs),
     /// each the core's `OptionsObject` of the same name. The stores read in Rust (Redis,
     /// DynamoDB) are checked there and need no code.

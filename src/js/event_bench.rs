@@ -37,7 +37,6 @@ fn sample(context: JsValue) -> Option<MigrationOpEvent<JsValue>> {
 pub fn bench_event_conversion(context: JsValue, n: u32, via_serde: bool) -> f64 {
     let Some(event) = sample(context) else { return f64::NAN };
     let preserved = MigrationOpEvent {
-        kind: event.kind,
         creation_date: event.creation_date,
         operation: event.operation,
         context: Preserved(&event.context),

@@ -1,7 +1,8 @@
 //! The record: one small array of numbers in wasm memory that the facade sees as a
 //! `Float64Array` (`recordView()`), for the calls whose data is wider than six arguments
-//! (`answerFields`, `ownEvent`, `buildEvent`). Its slots are named by `AnswerField` and
-//! `EventField` (codes.rs). It is written right before the one call that reads it, with no other
+//! (`answerFields`, `ownEvent`, `buildEvent`). Its slots are named by `AnswerField`
+//! (codes.rs) for an answer, and laid out in the order of the wire format's fields for an event
+//! (event.rs). It is written right before the one call that reads it, with no other
 //! JavaScript in between, so it holds nothing between calls.
 //!
 //! Why not arguments: those calls carried 11 and 17 positional numbers that nothing checked.
@@ -12,7 +13,7 @@ use std::cell::Cell;
 use js_sys::Float64Array;
 use wasm_bindgen::prelude::*;
 
-/// Slots in the record: the widest use (`EventField`) has 13.
+/// Slots in the record: the widest use (an event, `numbers_of(EVENT.fields)`) has 13.
 pub const RECORD_SLOTS: usize = 16;
 
 // Why a thread_local: the record is one fixed place in wasm memory that the facade keeps a view of

@@ -8,7 +8,7 @@ use wasm_bindgen::JsCast;
 
 use super::value::{array_items, is_array, object_keys};
 use crate::relay::wire::{MAX_DEPTH, MAX_TEXT};
-use crate::relay::{RelayRules, Wire};
+use crate::relay::{Forward, RelayRules, Wire};
 
 /// `value` read at `depth` (the event is 1). Reads never throw: a value whose keys or entries
 /// cannot be read (not one `JSON.parse` makes) is [`Wire::NotData`].
@@ -81,11 +81,12 @@ impl WasmRelayRules {
         match self.rules.forward(&wire_of(event, 1)) {
             Ok(forward) => {
                 if let Some(index) = forward.ratio_of_one_at {
-                    let measurement = Reflect::get(event, &JsValue::from_str("measurements"))
+                    let (measurements, ratio) = Forward::ratio_names();
+                    let measurement = Reflect::get(event, &JsValue::from_str(measurements))
                         .and_then(|items| Reflect::get_u32(&items, index as u32));
                     // JSON.parse's objects take the write; one that does not is forwarded as it is.
                     if let Ok(measurement) = measurement {
-                        let _ = Reflect::set(&measurement, &JsValue::from_str("samplingRatio"), &JsValue::from(1));
+                        let _ = Reflect::set(&measurement, &JsValue::from_str(ratio), &JsValue::from(1));
                     }
                 }
                 None

@@ -1,10 +1,13 @@
 //! The `migration_op` event in LaunchDarkly's wire format (SPEC A6). Its serde form is the wire
-//! form: fields in wire order, optional ones left out as the wire leaves them out. (The bindings
-//! build the JavaScript event from the same fields in one bridge call, with the caller's own
-//! context object: see `js/event.rs` for why not through serde.)
+//! form, written by the tables of `event_format.rs`: their fields in their order, each under its
+//! name there, optional ones left out as the wire leaves them out. (The bindings build the
+//! JavaScript event from the same tables in one bridge call, with the caller's own context
+//! object: see `js/event.rs` for why not through serde.)
 
-use serde::Serialize;
+use serde::ser::SerializeMap;
+use serde::{Serialize, Serializer};
 
+use super::event_format::{Field, Holds, EVALUATION, EVENT, MEASUREMENTS, MEASUREMENT_KEY, ORIGINS};
 use super::reason::Reason;
 use super::stage::{Operation, Origin, Stage};
 
@@ -19,44 +22,37 @@ impl Ratio {
     }
 }
 
-fn text<S: serde::Serializer>(key: &std::rc::Rc<str>, serializer: S) -> Result<S::Ok, S::Error> {
-    serializer.serialize_str(key)
+/// A number as JavaScript has it (`crate::util::number`).
+struct Number(f64);
+
+impl Serialize for Number {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        crate::util::number::serialize(&self.0, serializer)
+    }
 }
 
 /// The `evaluation` object of an event: what the flag served for this context.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct EvaluationDetail<V> {
-    #[serde(serialize_with = "text")]
     pub key: std::rc::Rc<str>,
     pub value: Stage,
     pub default: Stage,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<Reason<V>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub variation: Option<i64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub version: Option<i64>,
 }
 
-fn is_false(b: &bool) -> bool {
-    !*b
-}
-
 /// Per-origin flags: only `true` entries are written.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct OriginFlags {
-    #[serde(skip_serializing_if = "is_false")]
     pub old: bool,
-    #[serde(skip_serializing_if = "is_false")]
     pub new: bool,
 }
 
 /// Per-origin latencies in milliseconds: only measured entries are written.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct OriginLatencies {
-    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "crate::util::number::serialize_some")]
     pub old: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "crate::util::number::serialize_some")]
     pub new: Option<f64>,
 }
 
@@ -70,38 +66,124 @@ impl OriginFlags {
     }
 }
 
-/// One entry of `measurements`, written with its `key` tag first.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(tag = "key")]
+/// One entry of `measurements`.
+#[derive(Clone, Debug, PartialEq)]
 pub enum Measurement {
-    #[serde(rename = "invoked")]
     Invoked { values: OriginFlags },
-    #[serde(rename = "consistent")]
-    Consistent {
-        value: bool,
-        #[serde(rename = "samplingRatio", skip_serializing_if = "Option::is_none")]
-        sampling_ratio: Option<Ratio>,
-    },
-    #[serde(rename = "latency_ms")]
+    Consistent { value: bool, sampling_ratio: Option<Ratio> },
     Latency { values: OriginLatencies },
-    #[serde(rename = "error")]
     Error { values: OriginFlags },
 }
 
+impl Measurement {
+    /// What this measurement's first field holds: the one that names it in [`MEASUREMENTS`].
+    fn holds(&self) -> Holds {
+        match self {
+            Measurement::Invoked { .. } => Holds::Invoked,
+            Measurement::Consistent { .. } => Holds::Consistent,
+            Measurement::Latency { .. } => Holds::Latencies,
+            Measurement::Error { .. } => Holds::Errors,
+        }
+    }
+}
+
 /// A complete `migration_op` event. The context is the caller's own value, as it was given.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq)]
 pub struct MigrationOpEvent<V> {
-    pub kind: &'static str,
-    #[serde(serialize_with = "crate::util::number::serialize_u64")]
     pub creation_date: u64,
     pub operation: Operation,
     pub context: V,
     pub evaluation: EvaluationDetail<V>,
     /// Left out when 1.
-    #[serde(skip_serializing_if = "Ratio::is_one")]
     pub sampling_ratio: Ratio,
     pub measurements: Vec<Measurement>,
+}
+
+/// Writes the fields of `fields` that `value` has, in order, each under its name.
+fn write_fields<M: SerializeMap>(
+    map: &mut M,
+    fields: &[Field],
+    mut value: impl FnMut(&mut M, &Field) -> Result<(), M::Error>,
+) -> Result<(), M::Error> {
+    fields.iter().try_for_each(|f| value(map, f))
+}
+
+impl<V: Serialize> Serialize for MigrationOpEvent<V> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        write_fields(&mut map, EVENT.fields, |map, f| match f.holds {
+            Holds::Tag(tag) => map.serialize_entry(f.name, tag),
+            Holds::CreationDate => map.serialize_entry(f.name, &Number(self.creation_date as f64)),
+            Holds::Operation => map.serialize_entry(f.name, &self.operation),
+            Holds::Context => map.serialize_entry(f.name, &self.context),
+            Holds::Object(_) => map.serialize_entry(f.name, &self.evaluation),
+            Holds::SamplingRatio if !self.sampling_ratio.is_one() => map.serialize_entry(f.name, &self.sampling_ratio),
+            Holds::Measurements => map.serialize_entry(f.name, &self.measurements),
+            _ => Ok(()),
+        })?;
+        map.end()
+    }
+}
+
+impl<V: Serialize> Serialize for EvaluationDetail<V> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        write_fields(&mut map, EVALUATION.fields, |map, f| match (f.holds, &self.reason) {
+            (Holds::FlagKey, _) => map.serialize_entry(f.name, &*self.key),
+            (Holds::Served, _) => map.serialize_entry(f.name, &self.value),
+            (Holds::DefaultStage, _) => map.serialize_entry(f.name, &self.default),
+            (Holds::Reason, Some(reason)) => map.serialize_entry(f.name, reason),
+            (Holds::Variation, _) => self.variation.map_or(Ok(()), |v| map.serialize_entry(f.name, &v)),
+            (Holds::Version, _) => self.version.map_or(Ok(()), |v| map.serialize_entry(f.name, &v)),
+            _ => Ok(()),
+        })?;
+        map.end()
+    }
+}
+
+impl Serialize for Measurement {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        let form = MEASUREMENTS.iter().find(|m| m.fields.first().map(|f| f.holds) == Some(self.holds()));
+        if let Some(form) = form {
+            map.serialize_entry(MEASUREMENT_KEY, form.key)?;
+            write_fields(&mut map, form.fields, |map, f| match (f.holds, self) {
+                (Holds::Invoked | Holds::Errors, Measurement::Invoked { values } | Measurement::Error { values }) => {
+                    map.serialize_entry(f.name, values)
+                }
+                (Holds::Consistent, Measurement::Consistent { value, .. }) => map.serialize_entry(f.name, value),
+                (Holds::CheckRatio, Measurement::Consistent { sampling_ratio: Some(ratio), .. }) => {
+                    map.serialize_entry(f.name, ratio)
+                }
+                (Holds::Latencies, Measurement::Latency { values }) => map.serialize_entry(f.name, values),
+                _ => Ok(()),
+            })?;
+        }
+        map.end()
+    }
+}
+
+/// Per-origin values under [`ORIGINS`]' names, the ones that are there.
+fn per_origin<S: Serializer, T: Serialize>(serializer: S, values: [Option<T>; 2]) -> Result<S::Ok, S::Error> {
+    let mut map = serializer.serialize_map(None)?;
+    for (name, value) in ORIGINS.iter().zip(values) {
+        if let Some(value) = value {
+            map.serialize_entry(name, &value)?;
+        }
+    }
+    map.end()
+}
+
+impl Serialize for OriginFlags {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        per_origin(serializer, [self.old.then_some(true), self.new.then_some(true)])
+    }
+}
+
+impl Serialize for OriginLatencies {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        per_origin(serializer, [self.old.map(Number), self.new.map(Number)])
+    }
 }
 
 /// How a `consistent` measurement writes a check ratio of 1: left out (the wire format's
@@ -135,15 +217,16 @@ impl Measurements {
 
     /// [`Self::to_wire`], writing a check ratio of 1 as `rule` says.
     pub fn to_wire_as(&self, check_ratio: Ratio, rule: CheckRatioOnWire) -> Vec<Measurement> {
-        let mut out = Vec::with_capacity(4);
+        // In the order of `MEASUREMENTS` (written out: the loop over the table cost 1 KB of wasm;
+        // `measurements_are_made_in_the_order_of_the_format` checks the order).
+        let mut out = Vec::with_capacity(MEASUREMENTS.len());
         let invoked = OriginFlags::from_pair(self.invoked);
         if invoked.any() {
             out.push(Measurement::Invoked { values: invoked });
         }
         if let Some(value) = self.consistent {
             let written = !check_ratio.is_one() || rule == CheckRatioOnWire::Always;
-            let sampling_ratio = written.then_some(check_ratio);
-            out.push(Measurement::Consistent { value, sampling_ratio });
+            out.push(Measurement::Consistent { value, sampling_ratio: written.then_some(check_ratio) });
         }
         let [old, new] = self.latency;
         if old.is_some() || new.is_some() {
@@ -178,7 +261,6 @@ mod tests {
             consistent: None,
         };
         let event = MigrationOpEvent {
-            kind: "migration_op",
             creation_date: 1_795_989_121_414,
             operation: Operation::Read,
             context: TestValue::Json(json!({"kind": "user", "key": "u1"})),
@@ -246,6 +328,23 @@ mod tests {
             json!([{"key":"invoked","values":{"new":true}},{"key":"consistent","value":true},
                    {"key":"latency_ms","values":{"new":0.25}},{"key":"error","values":{"new":true}}])
         );
+    }
+
+    #[test]
+    fn measurements_are_made_in_the_order_of_the_format() {
+        let all = Measurements {
+            invoked: [true, true],
+            latency: [Some(1.0), None],
+            error: [true, false],
+            consistent: Some(true),
+        };
+        let made: Vec<_> = all.to_wire(Ratio(1.0)).iter().map(Measurement::holds).collect();
+        assert_eq!(made, crate::migration::event_format::MEASURED.to_vec());
+    }
+
+    #[test]
+    fn the_format_names_origins_as_the_core_does() {
+        assert_eq!(ORIGINS, [Origin::Old.as_str(), Origin::New.as_str()]);
     }
 
     #[test]

@@ -9,6 +9,7 @@ mod consistency;
 mod context_warning;
 pub mod delegation;
 pub mod event;
+pub mod event_format;
 pub mod guard;
 pub mod migrator;
 pub mod mismatches;

@@ -165,7 +165,6 @@ impl<V: HostValue> OpTracker<V> {
         }
         let e = &self.evaluation;
         Ok(MigrationOpEvent {
-            kind: "migration_op",
             creation_date: epoch_ms.max(0.0).floor() as u64,
             operation,
             context: self.context.clone(),

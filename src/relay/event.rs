@@ -17,10 +17,27 @@
 //! - an event no tracker could have built (SPEC A5): nothing invoked, a latency or an error for an
 //!   origin not invoked, a consistency result without both origins invoked, a measurement twice.
 
-use super::schema::Need::{ByLaunchDarkly, Optional};
+use super::schema::Need::ByLaunchDarkly;
 use super::schema::*;
 use super::wire::{text_units, Wire, MAX_TEXT};
 use crate::migration::context::{self, ContextFacts, KeyFacts, KindFact, NestedFact};
+use crate::migration::event_format::{
+    name_of, Holds, EVALUATION, MEASUREMENTS, MEASUREMENT_KEY, MEASUREMENT_KEYS_TEXT, ORIGINS,
+};
+
+/// A name of the wire format's (an empty one, which no field has, if the format lacked it).
+const fn named(name: Option<&'static str>) -> &'static str {
+    match name {
+        Some(name) => name,
+        None => "",
+    }
+}
+
+/// The names of the format's fields the relay reads by name.
+const MEASUREMENTS_FIELD: &str = named(name_of(Holds::Measurements));
+const CHECK_RATIO_FIELD: &str = named(name_of(Holds::CheckRatio));
+const EVALUATION_FIELD: &str = named(name_of(Holds::Object(&EVALUATION)));
+const FLAG_KEY_FIELD: &str = named(name_of(Holds::FlagKey));
 
 /// Why a value is not an event the relay forwards: where, then what (`context.key: must be a
 /// non-empty string`).
@@ -131,7 +148,14 @@ fn check(value: &Wire, shape: Shape, at: &At) -> Result<(), Refusal> {
             }),
             _ => Err(refuse(at, &["is not JSON data"])),
         },
-        Shape::Object(object) => check_object(value, object, at),
+        Shape::Object(object) => check_object(value, Table::Own(object), at),
+        Shape::Form(form) => check_object(value, Table::Form(form), at),
+        Shape::Origins(shape) => check_object(value, Table::Origins(shape), at),
+        Shape::Exactly(tag) => match value {
+            Wire::Text(t) if t == tag => Ok(()),
+            Wire::Text(_) => Err(refuse(at, &["must be ", tag])),
+            other => Err(must_be(at, "a string", other)),
+        },
         Shape::Context => check_context(value, at),
         Shape::Measurements => check_measurements(value, at),
     }
@@ -157,24 +181,22 @@ fn entries<'w>(value: &'w Wire, at: &At) -> Result<&'w [(String, Wire)], Refusal
     }
 }
 
-fn check_object(value: &Wire, object: &Object, at: &At) -> Result<(), Refusal> {
+fn check_object(value: &Wire, table: Table, at: &At) -> Result<(), Refusal> {
     let entries = entries(value, at)?;
     for (key, item) in entries {
         let here = At::Field(at, key);
-        match object.fields.iter().find(|f| f.name == key) {
-            Some(f) => check(item, f.shape, &here)?,
-            None if object.others_are_data => check(item, Shape::Data, &here)?,
-            None => return Err(refuse(&here, &["is not a field of ", object.what])),
+        match table.shape(key) {
+            Some(shape) => check(item, shape, &here)?,
+            None if table.others_are_data() => check(item, Shape::Data, &here)?,
+            None => return Err(refuse(&here, &["is not a field of ", table.what()])),
         }
     }
-    for f in object.fields {
-        if f.need != Optional && value.field(f.name).is_none() {
-            let here = At::Field(at, f.name);
-            return Err(match f.need {
-                ByLaunchDarkly(of) => refuse(&here, &["is missing (LaunchDarkly's trackMigration drops ", of, ")"]),
-                _ => refuse(&here, &["is missing"]),
-            });
-        }
+    if let Some((name, need)) = table.first_missing(|name| value.field(name).is_none()) {
+        let here = At::Field(at, name);
+        return Err(match need {
+            ByLaunchDarkly(of) => refuse(&here, &["is missing (LaunchDarkly's trackMigration drops ", of, ")"]),
+            _ => refuse(&here, &["is missing"]),
+        });
     }
     Ok(())
 }
@@ -191,13 +213,13 @@ fn check_context(value: &Wire, at: &At) -> Result<(), Refusal> {
                 if kind == "key" {
                     return Err(refuse(&here, &["is not allowed in a multi-kind context"]));
                 }
-                check_object(part, &ATTRIBUTES, &here)?;
+                check_object(part, Table::Own(&ATTRIBUTES), &here)?;
                 nested.push((kind.clone(), NestedFact::Context(keys)));
             }
             ContextFacts::Multi { has_key: false, nested }
         }
         kind => {
-            check_object(value, &ATTRIBUTES, at)?;
+            check_object(value, Table::Own(&ATTRIBUTES), at)?;
             let kind = match kind {
                 Some(Wire::Text(kind)) => KindFact::Text(kind.clone()),
                 _ => KindFact::Absent,
@@ -218,7 +240,9 @@ fn check_context(value: &Wire, at: &At) -> Result<(), Refusal> {
 /// The origins a measurement's `values` names: bit 0 old, bit 1 new.
 fn origins(measurement: &Wire) -> u8 {
     match measurement.field("values") {
-        Some(Wire::Object(entries)) => entries.iter().fold(0, |bits, (k, _)| bits | if k == "old" { 1 } else { 2 }),
+        Some(Wire::Object(entries)) => {
+            entries.iter().fold(0, |bits, (k, _)| bits | ORIGINS.iter().position(|o| o == k).map_or(0, |i| 1 << i))
+        }
         _ => 0,
     }
 }
@@ -229,38 +253,39 @@ fn check_measurements(value: &Wire, at: &At) -> Result<(), Refusal> {
     let Wire::Array(items) = value else {
         return Err(must_be(at, "an array", value));
     };
-    // By key (invoked, consistent, latency_ms, error): the origins each names, once seen.
-    let mut seen: [Option<u8>; 4] = [None; 4];
+    // By measurement (in `MEASUREMENTS` order): the origins each names, once seen.
+    let mut seen: [Option<u8>; MEASUREMENTS.len()] = [None; MEASUREMENTS.len()];
     for (i, item) in items.iter().enumerate() {
         let here = At::Index(at, i);
         entries(item, &here)?;
-        let key = item.field("key").ok_or_else(|| refuse(&At::Field(&here, "key"), &["is missing"]))?;
-        check(key, MEASUREMENT_KEY, &At::Field(&here, "key"))?;
-        let (slot, table) = match key {
-            Wire::Text(k) if k == "invoked" => (0, &FLAGS_MEASUREMENT),
-            Wire::Text(k) if k == "consistent" => (1, &CONSISTENT_MEASUREMENT),
-            Wire::Text(k) if k == "latency_ms" => (2, &LATENCY_MEASUREMENT),
-            _ => (3, &FLAGS_MEASUREMENT),
+        let key_at = At::Field(&here, MEASUREMENT_KEY);
+        let key = item.field(MEASUREMENT_KEY).ok_or_else(|| refuse(&key_at, &["is missing"]))?;
+        check(key, Shape::Text, &key_at)?;
+        let Some((slot, form)) = (match key {
+            Wire::Text(k) => measurement(k),
+            _ => None,
+        }) else {
+            return Err(refuse(&key_at, &["must be ", MEASUREMENT_KEYS_TEXT]));
         };
-        check_object(item, table, &here)?;
+        check_object(item, Table::Measurement(form), &here)?;
         match seen.get_mut(slot) {
             Some(Some(_)) => return Err(refuse(&here, &["repeats a measurement key"])),
             Some(empty) => *empty = Some(origins(item)),
             None => {}
         }
     }
-    let [invoked, consistent, latency, error] = seen;
-    let invoked = invoked.unwrap_or(0);
+    let origins_of = |holds| measurement_holding(holds).and_then(|slot| seen.get(slot).copied().flatten());
+    let invoked = origins_of(Holds::Invoked).unwrap_or(0);
     if invoked == 0 {
         return Err(refuse(at, &["invoke no origin (no origins were invoked)"]));
     }
-    if consistent.is_some() && invoked != 3 {
+    if origins_of(Holds::Consistent).is_some() && invoked != 3 {
         return Err(refuse(at, &["record consistency without both origins invoked"]));
     }
-    for (origins, what) in [(latency, "latency"), (error, "error")] {
-        let stray = origins.unwrap_or(0) & !invoked;
+    for (holds, what) in [(Holds::Latencies, "latency"), (Holds::Errors, "error")] {
+        let stray = origins_of(holds).unwrap_or(0) & !invoked;
         if stray != 0 {
-            let origin = if stray & 1 != 0 { "old" } else { "new" };
+            let origin = ORIGINS.get(stray.trailing_zeros() as usize).copied().unwrap_or_default();
             return Err(refuse(at, &["record ", what, " for origin '", origin, "' without its invocation"]));
         }
     }
@@ -275,25 +300,35 @@ pub struct Forward {
     pub ratio_of_one_at: Option<usize>,
 }
 
+impl Forward {
+    /// The names the ratio is written under: the event's measurements, and the check ratio of the
+    /// measurement at `ratio_of_one_at` (the wire format's, `event_format.rs`).
+    pub fn ratio_names() -> (&'static str, &'static str) {
+        (MEASUREMENTS_FIELD, CHECK_RATIO_FIELD)
+    }
+}
+
 /// The index of the `consistent` measurement that has no `samplingRatio`, if there is one.
 fn consistent_without_ratio(value: &Wire) -> Option<usize> {
-    let Some(Wire::Array(items)) = value.field("measurements") else {
+    let Some(Wire::Array(items)) = value.field(MEASUREMENTS_FIELD) else {
         return None;
     };
+    let consistent = measurement_holding(Holds::Consistent).and_then(|slot| MEASUREMENTS.get(slot))?;
     items.iter().position(|item| {
-        matches!(item.field("key"), Some(Wire::Text(k)) if k == "consistent") && item.field("samplingRatio").is_none()
+        matches!(item.field(MEASUREMENT_KEY), Some(Wire::Text(k)) if k == consistent.key)
+            && item.field(CHECK_RATIO_FIELD).is_none()
     })
 }
 
 /// Whether the relay forwards a posted value, and what it writes into it, else why not.
 /// `flag_keys`, when given, are the only flag keys taken.
 pub fn judge(value: &Wire, flag_keys: Option<&[String]>) -> Result<Forward, Refusal> {
-    check_object(value, &EVENT, &At::Event)?;
+    check_object(value, EVENT, &At::Event)?;
     if let Some(allowed) = flag_keys {
-        let key = value.field("evaluation").and_then(|e| e.field("key"));
+        let key = value.field(EVALUATION_FIELD).and_then(|e| e.field(FLAG_KEY_FIELD));
         if !matches!(key, Some(Wire::Text(key)) if allowed.contains(key)) {
             return Err(refuse(
-                &At::Field(&At::Field(&At::Event, "evaluation"), "key"),
+                &At::Field(&At::Field(&At::Event, EVALUATION_FIELD), FLAG_KEY_FIELD),
                 &["is not one of the relay's flagKeys"],
             ));
         }

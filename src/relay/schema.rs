@@ -1,8 +1,12 @@
-//! The wire format of a posted `migration_op` event (API.md §1 "Events and the tracker", SPEC A6)
-//! written as data: [`EVENT`] and the tables under it say which fields each object has, which are
-//! required, and what each value must be. `event.rs` walks a value against them. (Tables and one
-//! walk, not a reader per object: the readers written out cost 11.7 KB of gzipped wasm and took
-//! the tarball over its bound; this is a fraction of it.)
+//! What the relay takes of a posted `migration_op` event, as data: the event's own objects are the
+//! tables of the wire format (`crate::migration::event_format`), each field's value checked by the
+//! shape [`shape_of`] gives what it holds; the objects inside it that LaunchDarkly defines (a
+//! context, an evaluation reason) are the tables here. `event.rs` walks a value against them.
+//! (Tables and one walk, not a reader per object: the readers written out cost 11.7 KB of gzipped
+//! wasm and took the tarball over its bound; this is a fraction of it.)
+
+use crate::migration::event_format::{self as format, Holds, MEASUREMENTS, MEASUREMENT_KEY, MEASUREMENT_WHAT, ORIGINS};
+pub(super) use crate::migration::event_format::{Need, ORIGINS_WHAT};
 
 /// What a value must be.
 #[derive(Clone, Copy, Debug)]
@@ -33,15 +37,12 @@ pub(super) enum Shape {
     Context,
     /// The measurements: an array of objects, each of the table its `key` names.
     Measurements,
-}
-
-/// Whether an object's field must be there.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) enum Need {
-    Optional,
-    Required,
-    /// Required because LaunchDarkly's `trackMigration` drops what lacks it; the text says so.
-    ByLaunchDarkly(&'static str),
+    /// Exactly this text (a tag of the format).
+    Exactly(&'static str),
+    /// An object of the wire format.
+    Form(&'static format::Form),
+    /// Per-origin values ([`ORIGINS`]), each optional, each of this shape.
+    Origins(&'static Shape),
 }
 
 #[derive(Debug)]
@@ -64,7 +65,7 @@ pub(super) const fn field(name: &'static str, need: Need, shape: Shape) -> Field
     Field { name, need, shape }
 }
 
-use Need::{ByLaunchDarkly, Optional, Required};
+use Need::{Optional, Required};
 
 pub(super) const STAGES: Shape = Shape::OneOf(
     &["off", "dualwrite", "shadow", "live", "rampdown", "complete"],
@@ -92,19 +93,6 @@ pub(super) const REASON: Object = Object {
     others_are_data: false,
 };
 
-pub(super) const EVALUATION: Object = Object {
-    what: "an evaluation",
-    fields: &[
-        field("key", Required, Shape::Key),
-        field("value", Required, STAGES),
-        field("default", Required, STAGES),
-        field("reason", ByLaunchDarkly("an event without one"), Shape::Object(&REASON)),
-        field("variation", Optional, Shape::Count),
-        field("version", Optional, Shape::Count),
-    ],
-    others_are_data: false,
-};
-
 pub(super) const META: Object = Object {
     what: "a context's _meta",
     fields: &[field("privateAttributes", Optional, Shape::Strings)],
@@ -126,56 +114,90 @@ pub(super) const ATTRIBUTES: Object = Object {
     others_are_data: true,
 };
 
-pub(super) const ORIGIN_FLAGS: Object = Object {
-    what: "a measurement's values (old, new)",
-    fields: &[field("old", Optional, Shape::True), field("new", Optional, Shape::True)],
-    others_are_data: false,
-};
+pub(super) const OPERATIONS: Shape = Shape::OneOf(&["read", "write"], "read or write");
 
-pub(super) const ORIGIN_LATENCIES: Object = Object {
-    what: "a measurement's values (old, new)",
-    fields: &[field("old", Optional, Shape::Latency), field("new", Optional, Shape::Latency)],
-    others_are_data: false,
-};
+/// What the relay takes for a field of the format that holds `holds`.
+pub(super) fn shape_of(holds: Holds) -> Shape {
+    match holds {
+        Holds::Tag(tag) => Shape::Exactly(tag),
+        Holds::CreationDate | Holds::Variation | Holds::Version => Shape::Count,
+        Holds::Operation => OPERATIONS,
+        Holds::Context => Shape::Context,
+        Holds::Object(form) => Shape::Form(form),
+        Holds::FlagKey => Shape::Key,
+        Holds::Served | Holds::DefaultStage => STAGES,
+        Holds::Reason => Shape::Object(&REASON),
+        // Only 1: LaunchDarkly's SDK samples a forwarded event again by it (event.rs).
+        Holds::SamplingRatio => Shape::One,
+        Holds::Measurements => Shape::Measurements,
+        Holds::Invoked | Holds::Errors => Shape::Origins(&Shape::True),
+        Holds::Consistent => Shape::Bool,
+        Holds::CheckRatio => Shape::Ratio,
+        Holds::Latencies => Shape::Origins(&Shape::Latency),
+    }
+}
 
-pub(super) const MEASUREMENT_KEY: Shape =
-    Shape::OneOf(&["invoked", "consistent", "latency_ms", "error"], "invoked, consistent, latency_ms or error");
+/// An object's fields as the walk reads them: a table of the relay's, or of the format.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Table {
+    Own(&'static Object),
+    Form(&'static format::Form),
+    /// A measurement: its [`MEASUREMENT_KEY`], then its fields.
+    Measurement(&'static format::Measurement),
+    /// Per-origin values, each optional, each of this shape.
+    Origins(&'static Shape),
+}
 
-pub(super) const FLAGS_MEASUREMENT: Object = Object {
-    what: "this measurement",
-    fields: &[field("key", Required, MEASUREMENT_KEY), field("values", Required, Shape::Object(&ORIGIN_FLAGS))],
-    others_are_data: false,
-};
+impl Table {
+    /// The object's name in refusals of an unknown field.
+    pub(super) fn what(self) -> &'static str {
+        match self {
+            Table::Own(object) => object.what,
+            Table::Form(form) => form.what,
+            Table::Measurement(_) => MEASUREMENT_WHAT,
+            Table::Origins(_) => ORIGINS_WHAT,
+        }
+    }
 
-pub(super) const LATENCY_MEASUREMENT: Object = Object {
-    what: "this measurement",
-    fields: &[field("key", Required, MEASUREMENT_KEY), field("values", Required, Shape::Object(&ORIGIN_LATENCIES))],
-    others_are_data: false,
-};
+    /// Whether keys that are no field hold data (a context's attributes).
+    pub(super) fn others_are_data(self) -> bool {
+        matches!(self, Table::Own(object) if object.others_are_data)
+    }
 
-pub(super) const CONSISTENT_MEASUREMENT: Object = Object {
-    what: "this measurement",
-    fields: &[
-        field("key", Required, MEASUREMENT_KEY),
-        field("value", Required, Shape::Bool),
-        // Left out, it is 1 (API.md §2c): the relay writes `samplingRatio: 1` into what it forwards,
-        // since LaunchDarkly's trackMigration drops a consistent measurement without one.
-        field("samplingRatio", Optional, Shape::Ratio),
-    ],
-    others_are_data: false,
-};
+    /// The shape of the field `name`, if the object has one.
+    pub(super) fn shape(self, name: &str) -> Option<Shape> {
+        let in_format = |fields: &[format::Field]| fields.iter().find(|f| f.name == name).map(|f| shape_of(f.holds));
+        match self {
+            Table::Own(object) => object.fields.iter().find(|f| f.name == name).map(|f| f.shape),
+            Table::Form(form) => in_format(form.fields),
+            Table::Measurement(m) if name == MEASUREMENT_KEY => Some(Shape::Exactly(m.key)),
+            Table::Measurement(m) => in_format(m.fields),
+            Table::Origins(shape) => ORIGINS.contains(&name).then_some(*shape),
+        }
+    }
+
+    /// The first field, in table order, that must be there and for which `missing` is true.
+    pub(super) fn first_missing(self, missing: impl Fn(&str) -> bool) -> Option<(&'static str, Need)> {
+        let needed = |name: &'static str, need: Need| (need != Need::Optional && missing(name)).then_some((name, need));
+        let in_format = |fields: &'static [format::Field]| fields.iter().find_map(|f| needed(f.name, f.need));
+        match self {
+            Table::Own(object) => object.fields.iter().find_map(|f| needed(f.name, f.need)),
+            Table::Form(form) => in_format(form.fields),
+            Table::Measurement(m) => needed(MEASUREMENT_KEY, Need::Required).or_else(|| in_format(m.fields)),
+            Table::Origins(_) => None,
+        }
+    }
+}
 
 /// The event.
-pub(super) const EVENT: Object = Object {
-    what: "a migration_op event",
-    fields: &[
-        field("kind", Required, Shape::OneOf(&["migration_op"], "migration_op")),
-        field("creationDate", Required, Shape::Count),
-        field("operation", Required, Shape::OneOf(&["read", "write"], "read or write")),
-        field("context", Required, Shape::Context),
-        field("evaluation", Required, Shape::Object(&EVALUATION)),
-        field("samplingRatio", Optional, Shape::One),
-        field("measurements", Required, Shape::Measurements),
-    ],
-    others_are_data: false,
-};
+pub(super) const EVENT: Table = Table::Form(&format::EVENT);
+
+/// The measurement whose key is `key`, and its index in [`MEASUREMENTS`].
+pub(super) fn measurement(key: &str) -> Option<(usize, &'static format::Measurement)> {
+    MEASUREMENTS.iter().enumerate().find(|(_, m)| m.key == key)
+}
+
+/// The index in [`MEASUREMENTS`] of the measurement whose first field holds `holds`.
+pub(super) fn measurement_holding(holds: Holds) -> Option<usize> {
+    MEASUREMENTS.iter().position(|m| m.fields.first().map(|f| f.holds) == Some(holds))
+}

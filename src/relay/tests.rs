@@ -16,7 +16,6 @@ fn built_event() -> Value {
         consistent: Some(false),
     };
     let event = MigrationOpEvent {
-        kind: "migration_op",
         creation_date: 1_795_989_121_414,
         operation: Operation::Read,
         context: TestValue::Json(json!({"kind": "user", "key": "u1", "name": "Ana"})),
