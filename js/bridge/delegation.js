@@ -1,7 +1,7 @@
 // A flag system's own tracker (LaunchDarkly's `LDMigrationTracker` shape), its methods looked
 // up when they are called (src/js/delegation.rs): the measurements the core kept for it replayed
 // onto it in one call, and the event it makes sent to its client.
-import { Call, Check, Settle, TrackerCall, TrackerField, TrackerMethod } from '../wasm/cutover.js';
+import { Call, Check, ClientMethod, Settle, TrackerCall, TrackerField, TrackerMethod } from '../wasm/cutover.js';
 import { present } from '../util.js';
 import { operationNames, originNames, trackerMethods } from './stage.js';
 import { record } from './record.js';
@@ -109,7 +109,7 @@ export function settleTracker(tracker, client, calls, last) {
       (thrown ??= []).push(TrackerMethod.CreateEvent, error);
     }
     if (event === undefined) settle |= Settle.NoEvent;
-    else if (sendEvent(client.deref(), event) === Call.Threw) (thrown ??= []).push(trackerMethods.length, takeThrown());
+    else if (sendEvent(client.deref(), event) === Call.Threw) (thrown ??= []).push(ClientMethod.TrackMigrationOp, takeThrown());
   }
   if (thrown === undefined) return settle;
   keepThrown(thrown);

@@ -127,8 +127,16 @@ codes! {
         /// `createEvent()` made no event: nothing was sent.
         NoEvent = 1,
         /// Something threw: `takeThrown()` holds `[method, error, …]` pairs in the order they
-        /// threw, `method` a `TrackerMethod`, or `TrackerMethod`'s count for `trackMigrationOp`.
+        /// threw, `method` a `TrackerMethod`, or `ClientMethod::TrackMigrationOp`.
         Threw = 2,
+    }
+}
+
+codes! {
+    /// The flag client's method in `settleTracker`'s thrown pairs, numbered after the
+    /// `TrackerMethod`s (delegation.rs checks that it follows them).
+    ClientMethod {
+        TrackMigrationOp = 6,
     }
 }
 

@@ -6,7 +6,7 @@ use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 
 use super::bridge::{self, call_result};
-use super::codes::{Check, Settle, TrackerCall, TrackerField, TrackerMethod};
+use super::codes::{Check, ClientMethod, Settle, TrackerCall, TrackerField, TrackerMethod};
 use super::record::{self, RECORD_SLOTS};
 use super::value::array_items;
 use crate::migration::{ExternalTracker, Measurement, Operation, Origin, Settled, SEND_METHOD};
@@ -75,8 +75,11 @@ fn write_measurements(operation: Option<Operation>, calls: &[(Origin, Option<f64
     record::write(numbers);
 }
 
-/// The name of the method a `settleTracker` code stands for (`TrackerMethod`, or one past them
-/// for the client's `trackMigrationOp`).
+// The client's method is numbered right after the tracker's, so that one number names either.
+const _: () = assert!(ClientMethod::TrackMigrationOp as usize == TRACKER_METHODS.len());
+
+/// The name of the method a `settleTracker` code stands for (a `TrackerMethod`, or
+/// `ClientMethod::TrackMigrationOp`).
 fn method_name(code: f64) -> &'static str {
     match TRACKER_METHODS.get(code as usize) {
         Some(name) => name,

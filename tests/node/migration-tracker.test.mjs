@@ -255,3 +255,24 @@ test('a migrator with an empty flag key runs, sends nothing and logs the build e
   assert.equal(events.length, 0);
   assert.ok(log.has('error', 'error generating migration op event migration operation cannot contain an empty key; no event will be emitted'));
 });
+
+// A flag system's tracker is told an operation's measurements in one call when it ends (issue 32):
+// a method that throws there, and the client's trackMigrationOp that throws on its event, are
+// each logged by name, and the other measurements still reach the tracker.
+test("a flag system's tracker: a throwing latency() and a throwing trackMigrationOp are each logged, the rest replayed", async () => {
+  const { makeFakeTracker } = await import('./helpers/migration.mjs');
+  const tracker = makeFakeTracker();
+  tracker.latency = () => {
+    throw new Error('latency broke');
+  };
+  const { migrator, client, log } = setup({ evaluation: () => ({ value: 'shadow', tracker }) });
+  client.client.trackMigrationOp = () => {
+    throw new Error('sink down');
+  };
+  const r = await migrator.read('m', CTX, 'off');
+  assert.equal(r.success, true);
+  const errors = log.calls.filter((c) => c.level === 'error').map((c) => c.text);
+  assert.ok(errors.some((t) => t.includes('migration tracker method latency() threw') && t.includes('latency broke')), errors.join('\n'));
+  assert.ok(errors.some((t) => t.includes('trackMigrationOp threw') && t.includes('sink down')), errors.join('\n'));
+  assert.deepEqual(tracker.calls.filter((c) => c[0] === 'op' || c[0] === 'invoked'), [['op', 'read'], ['invoked', 'old'], ['invoked', 'new']]);
+});
